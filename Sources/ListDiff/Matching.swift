@@ -1,0 +1,136 @@
+/// The identity matching of two snapshots, reduced to integers: which section and which element of the
+/// source is which of the target, and whose content changed.
+///
+/// Elements are numbered globally, section by section ("flat" indices), on both sides. Everything after the
+/// matching — minimal moves, the staged and sequential renderings — works on these arrays only, so it is
+/// compiled once rather than specialised for every identifier type.
+struct Matching: Sendable {
+    /// For each source section, the index of the target section with its id, or -1.
+    var sourceSectionTarget: [Int]
+    /// For each target section, the index of the source section with its id, or -1.
+    var targetSectionSource: [Int]
+    /// For each target section with a source, whether its own content changed.
+    var sectionChanged: [Bool]
+
+    /// Flat index of each source section's first element; one extra entry holds the element count.
+    var sourceSectionStart: [Int]
+    /// Flat index of each target section's first element; one extra entry holds the element count.
+    var targetSectionStart: [Int]
+    /// The section of each source element.
+    var sourceElementSection: [Int]
+    /// The section of each target element.
+    var targetElementSection: [Int]
+
+    /// For each source element, the flat index of the target element with its id, or -1.
+    var sourceElementTarget: [Int]
+    /// For each target element, the flat index of the source element with its id, or -1.
+    var targetElementSource: [Int]
+    /// For each target element with a source, whether its content changed.
+    var elementChanged: [Bool]
+
+    var sourceElementCount: Int { sourceElementTarget.count }
+    var targetElementCount: Int { targetElementSource.count }
+}
+
+extension Matching {
+    /// Matches two snapshots by identity, or returns `nil` as soon as either repeats an id.
+    ///
+    /// One dictionary lookup per element: source ids are inserted with their flat index; a target id either
+    /// finds its source element, or is inserted with a negative marker so that its repetition is noticed.
+    ///
+    /// - Complexity: O(n + m) expected time and memory for n source and m target elements.
+    static func match<Section: DifferentiableSection>(
+        source: [Section], sourceElements: [[Section.Element]],
+        target: [Section], targetElements: [[Section.Element]]
+    ) -> Matching? {
+        // Sections.
+        var sourceSectionIndex = [Section.DifferenceIdentifier: Int](minimumCapacity: source.count)
+        for (index, section) in source.enumerated()
+        where sourceSectionIndex.updateValue(index, forKey: section.differenceIdentifier) != nil {
+            return nil
+        }
+        var sourceSectionTarget = [Int](repeating: -1, count: source.count)
+        var targetSectionSource = [Int](repeating: -1, count: target.count)
+        var sectionChanged = [Bool](repeating: false, count: target.count)
+        var targetSectionIDs = Set<Section.DifferenceIdentifier>(minimumCapacity: target.count)
+        for (index, section) in target.enumerated() {
+            let id = section.differenceIdentifier
+            guard targetSectionIDs.insert(id).inserted else { return nil }
+            if let sourceIndex = sourceSectionIndex[id] {
+                sourceSectionTarget[sourceIndex] = index
+                targetSectionSource[index] = sourceIndex
+                sectionChanged[index] = !section.isContentEqual(to: source[sourceIndex])
+            }
+        }
+
+        // Source elements.
+        let sourceCount = sourceElements.reduce(0) { $0 + $1.count }
+        let targetCount = targetElements.reduce(0) { $0 + $1.count }
+        var table = [Section.Element.DifferenceIdentifier: Int](minimumCapacity: max(sourceCount, targetCount))
+        var sourceSectionStart = [Int]()
+        sourceSectionStart.reserveCapacity(source.count + 1)
+        var sourceElementSection = [Int]()
+        sourceElementSection.reserveCapacity(sourceCount)
+        var flat = 0
+        for (section, elements) in sourceElements.enumerated() {
+            sourceSectionStart.append(flat)
+            for element in elements {
+                guard claim(&table[element.differenceIdentifier, default: unclaimed], flat) == unclaimed else {
+                    return nil
+                }
+                sourceElementSection.append(section)
+                flat += 1
+            }
+        }
+        sourceSectionStart.append(flat)
+
+        // Target elements.
+        var sourceElementTarget = [Int](repeating: -1, count: sourceCount)
+        var targetElementSource = [Int](repeating: -1, count: targetCount)
+        var elementChanged = [Bool](repeating: false, count: targetCount)
+        var targetSectionStart = [Int]()
+        targetSectionStart.reserveCapacity(target.count + 1)
+        var targetElementSection = [Int]()
+        targetElementSection.reserveCapacity(targetCount)
+        flat = 0
+        for (section, elements) in targetElements.enumerated() {
+            targetSectionStart.append(flat)
+            for element in elements {
+                let found = claim(&table[element.differenceIdentifier, default: unclaimed], -2 - flat)
+                if found >= 0 {
+                    guard sourceElementTarget[found] == -1 else { return nil }
+                    sourceElementTarget[found] = flat
+                    targetElementSource[flat] = found
+                    let sourceSection = sourceElementSection[found]
+                    let old = sourceElements[sourceSection][found - sourceSectionStart[sourceSection]]
+                    elementChanged[flat] = !element.isContentEqual(to: old)
+                } else if found != unclaimed {
+                    return nil
+                }
+                targetElementSection.append(section)
+                flat += 1
+            }
+        }
+        targetSectionStart.append(flat)
+
+        return Matching(
+            sourceSectionTarget: sourceSectionTarget, targetSectionSource: targetSectionSource,
+            sectionChanged: sectionChanged,
+            sourceSectionStart: sourceSectionStart, targetSectionStart: targetSectionStart,
+            sourceElementSection: sourceElementSection, targetElementSection: targetElementSection,
+            sourceElementTarget: sourceElementTarget, targetElementSource: targetElementSource,
+            elementChanged: elementChanged)
+    }
+}
+
+/// The dictionary value of an id not seen before.
+private let unclaimed = Int.min
+
+/// Stores `value` in `slot` when the slot is unclaimed and returns what the slot held before, so that a
+/// find-or-insert costs one hash lookup through `Dictionary.subscript(_:default:)`'s in-place accessor.
+@inline(__always)
+private func claim(_ slot: inout Int, _ value: Int) -> Int {
+    let previous = slot
+    if previous == unclaimed { slot = value }
+    return previous
+}

@@ -1,0 +1,45 @@
+/// A Fenwick tree of occupied slots on a line: counts the occupied slots before a slot in O(log n).
+///
+/// The sequential renderer gives every value an old slot and, if it moves, a new slot, laid out so that
+/// the occupied slots in order always spell the list as the moves so far have left it; a value's index is
+/// then the number of occupied slots before its slot.
+struct OccupancyTree {
+    private var tree: [Int]
+
+    /// Creates a tree over `occupied.count` slots.
+    ///
+    /// - Complexity: O(n).
+    init(occupied: [Bool]) {
+        tree = [Int](repeating: 0, count: occupied.count + 1)
+        for (slot, isOccupied) in occupied.enumerated() {
+            let node = slot + 1
+            tree[node] += isOccupied ? 1 : 0
+            let parent = node + (node & -node)
+            if parent < tree.count { tree[parent] += tree[node] }
+        }
+    }
+
+    /// The number of occupied slots in `0..<slot`.
+    ///
+    /// - Complexity: O(log n).
+    func occupied(before slot: Int) -> Int {
+        var sum = 0
+        var node = slot
+        while node > 0 {
+            sum += tree[node]
+            node &= node - 1
+        }
+        return sum
+    }
+
+    /// Adds `delta` (1 to occupy, -1 to vacate) at `slot`.
+    ///
+    /// - Complexity: O(log n).
+    mutating func add(_ delta: Int, at slot: Int) {
+        var node = slot + 1
+        while node < tree.count {
+            tree[node] += delta
+            node += node & -node
+        }
+    }
+}

@@ -1,0 +1,130 @@
+extension SectionedDifference {
+    /// Decides every section's and element's fate from the identity matching: deletions, insertions, the
+    /// kept subsequences (hence the minimal moves) and the reported updates.
+    ///
+    /// - Complexity: O(n + m + k log k).
+    init(matching: Matching, dropped: DroppedDuplicates) {
+        let m = matching
+        var counts = ChangeCounts()
+
+        // Sections: deletions and the index of each survivor after them.
+        var sourceSectionCompact = [Int](repeating: -1, count: m.sourceSectionTarget.count)
+        var survivingSections = 0
+        for (section, target) in m.sourceSectionTarget.enumerated() {
+            if target == -1 {
+                counts.sectionDeleted += 1
+            } else {
+                sourceSectionCompact[section] = survivingSections
+                survivingSections += 1
+            }
+        }
+
+        // Sections: the kept order among survivors; the others move.
+        var sectionMoved = [Bool](repeating: false, count: m.targetSectionSource.count)
+        var matchedSections: [Int] = []
+        var sectionValues: [Int] = []
+        var sectionPreferred: [Bool] = []
+        for (section, source) in m.targetSectionSource.enumerated() {
+            if source == -1 {
+                counts.sectionInserted += 1
+                continue
+            }
+            if m.sectionChanged[section] { counts.sectionUpdated += 1 }
+            matchedSections.append(section)
+            sectionValues.append(source)
+            sectionPreferred.append(sourceSectionCompact[source] == section)
+        }
+        let keptSections = preferredLongestIncreasingSubsequence(
+            of: sectionValues, domain: m.sourceSectionTarget.count, preferred: sectionPreferred)
+        for (position, section) in matchedSections.enumerated() where !keptSections[position] {
+            sectionMoved[section] = true
+            counts.sectionMoved += 1
+        }
+
+        // Source elements: deleted when gone, or when their target lies in an inserted section. Survivors
+        // are numbered within their section in the order they keep until the moves.
+        var sourceElementCompact = [Int](repeating: -1, count: m.sourceElementCount)
+        for section in m.sourceSectionTarget.indices {
+            let sectionSurvives = m.sourceSectionTarget[section] != -1
+            var compact = 0
+            for element in m.sourceSectionStart[section]..<m.sourceSectionStart[section + 1] {
+                let target = m.sourceElementTarget[element]
+                if target != -1 && m.targetSectionSource[m.targetElementSection[target]] != -1 {
+                    sourceElementCompact[element] = compact
+                    compact += 1
+                } else if sectionSurvives {
+                    counts.elementDeleted += 1
+                }
+            }
+        }
+
+        // Target elements: insertions, stays (the preferred longest increasing subsequence of old positions
+        // within a surviving section) and moves.
+        var elementFate = [ElementFate](repeating: .coveredBySectionInsert, count: m.targetElementCount)
+        var elementUpdated = [Bool](repeating: false, count: m.targetElementCount)
+        var candidates: [Int] = []
+        var values: [Int] = []
+        var preferred: [Bool] = []
+        for section in m.targetSectionSource.indices {
+            let sourceSection = m.targetSectionSource[section]
+            guard sourceSection != -1 else { continue }
+            let start = m.targetSectionStart[section]
+            candidates.removeAll(keepingCapacity: true)
+            values.removeAll(keepingCapacity: true)
+            preferred.removeAll(keepingCapacity: true)
+            for element in start..<m.targetSectionStart[section + 1] {
+                let source = m.targetElementSource[element]
+                guard source != -1, m.sourceSectionTarget[m.sourceElementSection[source]] != -1 else {
+                    elementFate[element] = .inserted
+                    counts.elementInserted += 1
+                    continue
+                }
+                if m.elementChanged[element] {
+                    elementUpdated[element] = true
+                    counts.elementUpdated += 1
+                }
+                if m.sourceElementSection[source] == sourceSection {
+                    candidates.append(element)
+                    values.append(source - m.sourceSectionStart[sourceSection])
+                    preferred.append(sourceElementCompact[source] == element - start)
+                } else {
+                    elementFate[element] = .moved
+                    counts.elementMoved += 1
+                }
+            }
+            let kept = preferredLongestIncreasingSubsequence(
+                of: values,
+                domain: m.sourceSectionStart[sourceSection + 1] - m.sourceSectionStart[sourceSection],
+                preferred: preferred)
+            for (position, element) in candidates.enumerated() {
+                if kept[position] {
+                    elementFate[element] = .stays
+                } else {
+                    elementFate[element] = .moved
+                    counts.elementMoved += 1
+                }
+            }
+        }
+
+        self.matching = matching
+        self.sectionMoved = sectionMoved
+        self.sourceSectionCompact = sourceSectionCompact
+        self.sourceElementCompact = sourceElementCompact
+        self.elementFate = elementFate
+        self.elementUpdated = elementUpdated
+        self.counts = counts
+        self.droppedDuplicates = dropped
+    }
+
+    /// The path of a target element in the target snapshot.
+    func targetPath(_ element: Int) -> ElementPath {
+        let section = matching.targetElementSection[element]
+        return ElementPath(element: element - matching.targetSectionStart[section], section: section)
+    }
+
+    /// The path of a source element in the source snapshot.
+    func sourcePath(_ element: Int) -> ElementPath {
+        let section = matching.sourceElementSection[element]
+        return ElementPath(element: element - matching.sourceSectionStart[section], section: section)
+    }
+}

@@ -1,0 +1,138 @@
+extension SectionedDifference {
+    /// The difference as a flat list of operations in which every index refers to the state left by the
+    /// operations before it, as RecyclerView's `notifyItem*` calls and DiffUtil's dispatch expect.
+    ///
+    /// The order is: section removals (descending), element removals (descending within each section),
+    /// section moves, section insertions (ascending; an inserted section arrives with all its elements),
+    /// element moves, element insertions (ascending), then element and section updates at their final
+    /// positions. There is one operation per change, so the counts match ``counts``.
+    ///
+    /// - Complexity: O(n + m + k log(n + m)) for k moves.
+    public var sequential: [SequentialChange] {
+        let m = matching
+        var operations: [SequentialChange] = []
+        operations.reserveCapacity(counts.total)
+
+        for section in m.sourceSectionTarget.indices.reversed() where m.sourceSectionTarget[section] == -1 {
+            operations.append(.removeSection(section))
+        }
+        for section in m.sourceSectionTarget.indices where sourceSectionCompact[section] != -1 {
+            let start = m.sourceSectionStart[section]
+            for element in (start..<m.sourceSectionStart[section + 1]).reversed()
+            where sourceElementCompact[element] == -1 {
+                operations.append(
+                    .removeElement(ElementPath(element: element - start, section: sourceSectionCompact[section])))
+            }
+        }
+        appendSectionMoves(to: &operations)
+        for (section, source) in m.targetSectionSource.enumerated() where source == -1 {
+            operations.append(.insertSection(section))
+        }
+        appendElementMoves(to: &operations)
+        for element in 0..<m.targetElementCount where elementFate[element] == .inserted {
+            operations.append(.insertElement(targetPath(element)))
+        }
+        for element in 0..<m.targetElementCount where elementUpdated[element] {
+            operations.append(.updateElement(targetPath(element)))
+        }
+        for (section, source) in m.targetSectionSource.enumerated() where source != -1 && m.sectionChanged[section] {
+            operations.append(.updateSection(section))
+        }
+        return operations
+    }
+
+    /// Appends the section moves, after the section removals: the list then holds the surviving sections in
+    /// old order, and the moved ones are placed in final order after the kept section that precedes them.
+    private func appendSectionMoves(to operations: inout [SequentialChange]) {
+        let m = matching
+        var arrivals: [Int] = []
+        var anchors: [Int] = []
+        var anchor = -1
+        for (section, source) in m.targetSectionSource.enumerated() where source != -1 {
+            if sectionMoved[section] {
+                arrivals.append(section)
+                anchors.append(anchor)
+            } else {
+                anchor = sourceSectionCompact[source]
+            }
+        }
+        guard !arrivals.isEmpty else { return }
+        let survivors = m.sourceSectionTarget.count - counts.sectionDeleted
+        let layout = SlotLayout(base: 0, memberCount: survivors, arrivalAnchors: anchors)
+        var occupied = [Bool](repeating: false, count: layout.end)
+        for slot in layout.memberSlots { occupied[slot] = true }
+        var tree = OccupancyTree(occupied: occupied)
+        for (arrival, section) in arrivals.enumerated() {
+            let oldSlot = layout.memberSlots[sourceSectionCompact[m.targetSectionSource[section]]]
+            let from = tree.occupied(before: oldSlot)
+            tree.add(-1, at: oldSlot)
+            let newSlot = layout.arrivalSlots[arrival]
+            let to = tree.occupied(before: newSlot)
+            tree.add(1, at: newSlot)
+            operations.append(.moveSection(Move(source: from, target: to)))
+        }
+    }
+
+    /// Appends the element moves, after the section insertions: every surviving section then stands at its
+    /// final index and holds its surviving elements (those staying, moving within and moving out) in old
+    /// order; moved elements are placed in final path order after the staying element that precedes them.
+    private func appendElementMoves(to operations: inout [SequentialChange]) {
+        guard counts.elementMoved > 0 else { return }
+        let m = matching
+        // One slot line for all surviving sections, in final order.
+        var sectionBase = [Int](repeating: 0, count: m.targetSectionSource.count)
+        var memberSlot = [Int](repeating: -1, count: m.sourceElementCount)
+        var arrivalSlot = [Int](repeating: -1, count: m.targetElementCount)
+        var occupied: [Bool] = []
+        var anchors: [Int] = []
+        var arrivals: [Int] = []
+        var members: [Int] = []
+        for (section, sourceSection) in m.targetSectionSource.enumerated() where sourceSection != -1 {
+            sectionBase[section] = occupied.count
+            members.removeAll(keepingCapacity: true)
+            for element in m.sourceSectionStart[sourceSection]..<m.sourceSectionStart[sourceSection + 1]
+            where sourceElementCompact[element] != -1 {
+                members.append(element)
+            }
+            anchors.removeAll(keepingCapacity: true)
+            arrivals.removeAll(keepingCapacity: true)
+            var anchor = -1
+            for element in m.targetSectionStart[section]..<m.targetSectionStart[section + 1] {
+                switch elementFate[element] {
+                case .stays:
+                    anchor = sourceElementCompact[m.targetElementSource[element]]
+                case .moved:
+                    arrivals.append(element)
+                    anchors.append(anchor)
+                case .inserted, .coveredBySectionInsert:
+                    continue
+                }
+            }
+            let layout = SlotLayout(base: occupied.count, memberCount: members.count, arrivalAnchors: anchors)
+            occupied.append(contentsOf: repeatElement(false, count: layout.end - occupied.count))
+            for (member, element) in members.enumerated() {
+                memberSlot[element] = layout.memberSlots[member]
+                occupied[layout.memberSlots[member]] = true
+            }
+            for (arrival, element) in arrivals.enumerated() { arrivalSlot[element] = layout.arrivalSlots[arrival] }
+        }
+
+        var tree = OccupancyTree(occupied: occupied)
+        for element in 0..<m.targetElementCount where elementFate[element] == .moved {
+            let source = m.targetElementSource[element]
+            let fromSection = m.sourceSectionTarget[m.sourceElementSection[source]]
+            let oldSlot = memberSlot[source]
+            let from = tree.occupied(before: oldSlot) - tree.occupied(before: sectionBase[fromSection])
+            tree.add(-1, at: oldSlot)
+            let toSection = m.targetElementSection[element]
+            let newSlot = arrivalSlot[element]
+            let to = tree.occupied(before: newSlot) - tree.occupied(before: sectionBase[toSection])
+            tree.add(1, at: newSlot)
+            operations.append(
+                .moveElement(
+                    Move(
+                        source: ElementPath(element: from, section: fromSection),
+                        target: ElementPath(element: to, section: toSection))))
+        }
+    }
+}

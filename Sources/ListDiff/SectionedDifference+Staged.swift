@@ -1,0 +1,64 @@
+extension SectionedDifference {
+    /// The difference as up to five stages, each safe as one UIKit batch update, in DifferenceKit's order
+    /// and coordinates (see ``Changeset``). Empty stages are left out.
+    ///
+    /// - Complexity: O(n + m).
+    public var staged: StagedChangeset {
+        let m = matching
+        var updates = Changeset()
+        var deletions = Changeset()
+        var sectionChanges = Changeset()
+        var elementChanges = Changeset()
+        var sectionUpdates = Changeset()
+
+        // Stage 1: element updates at source paths.
+        // Stage 2: section deletions and element deletions at source positions.
+        for section in m.sourceSectionTarget.indices {
+            guard m.sourceSectionTarget[section] != -1 else {
+                deletions.sectionDeleted.append(section)
+                continue
+            }
+            let start = m.sourceSectionStart[section]
+            for element in start..<m.sourceSectionStart[section + 1] {
+                let path = ElementPath(element: element - start, section: section)
+                if sourceElementCompact[element] == -1 {
+                    deletions.elementDeleted.append(path)
+                } else if elementUpdated[m.sourceElementTarget[element]] {
+                    updates.elementUpdated.append(path)
+                }
+            }
+        }
+
+        // Stage 3: section insertions at final indices; moves from the index after deletions.
+        // Stage 5: section updates at final indices.
+        for (section, source) in m.targetSectionSource.enumerated() {
+            if source == -1 {
+                sectionChanges.sectionInserted.append(section)
+                continue
+            }
+            if sectionMoved[section] {
+                sectionChanges.sectionMoved.append(Move(source: sourceSectionCompact[source], target: section))
+            }
+            if m.sectionChanged[section] { sectionUpdates.sectionUpdated.append(section) }
+        }
+
+        // Stage 4: element insertions at final paths; moves from the path in stage 3's data, where every
+        // surviving section already stands at its final index and holds its surviving elements in old order.
+        for element in 0..<m.targetElementCount {
+            switch elementFate[element] {
+            case .coveredBySectionInsert, .stays:
+                continue
+            case .inserted:
+                elementChanges.elementInserted.append(targetPath(element))
+            case .moved:
+                let source = m.targetElementSource[element]
+                let from = ElementPath(
+                    element: sourceElementCompact[source],
+                    section: m.sourceSectionTarget[m.sourceElementSection[source]])
+                elementChanges.elementMoved.append(Move(source: from, target: targetPath(element)))
+            }
+        }
+
+        return StagedChangeset([updates, deletions, sectionChanges, elementChanges, sectionUpdates])
+    }
+}

@@ -1,0 +1,109 @@
+/// The difference between two snapshots of a sectioned (or flat) list: which sections and elements were
+/// deleted, inserted, moved and updated, with the fewest moves possible.
+///
+/// Sections are matched by id; elements are matched by id across the **whole** snapshot, so an element can
+/// move between two surviving sections. An element that leaves a deleted section, or enters an inserted
+/// one, is a deletion and an insertion. Within a surviving section, the elements that keep their relative
+/// order (a longest increasing subsequence of their old positions) are never reported as moved; every
+/// other surviving element is exactly one move, as is every section out of the kept order of sections. So
+/// the move counts are the true minimum, and among minimal choices the difference prefers the one in which
+/// no value is "moved" to the index it came from.
+///
+/// Two renderings describe the same change:
+/// - ``staged``: up to five stages, each one safe UIKit batch update (DifferenceKit's order and names);
+/// - ``sequential``: a flat list of operations where each index refers to the state the previous
+///   operations left, as RecyclerView and DiffUtil expect.
+///
+/// ```swift
+/// let difference = try SectionedDifference(from: [1, 2, 3], to: [3, 2, 1])
+/// difference.staged.first?.elementMoved   // [[0, 2] → [0, 0], [0, 0] → [0, 2]]
+/// ```
+public struct SectionedDifference: Sendable {
+    let matching: Matching
+    /// Per target section: moved (out of the kept order of sections).
+    let sectionMoved: [Bool]
+    /// Per source section: index after the section deletions, or -1 when deleted.
+    let sourceSectionCompact: [Int]
+    /// Per source element: index within its section after the element deletions, or -1 when deleted.
+    let sourceElementCompact: [Int]
+    /// Per target element: what became of it.
+    let elementFate: [ElementFate]
+    /// Per target element: whether an update is reported for it.
+    let elementUpdated: [Bool]
+
+    /// How many changes of each kind the difference holds.
+    public let counts: ChangeCounts
+
+    /// What ``DuplicatePolicy/keepFirst`` dropped before diffing; empty under ``DuplicatePolicy/reject``.
+    public let droppedDuplicates: DroppedDuplicates
+
+    /// Whether the two snapshots are the same, content included.
+    public var isEmpty: Bool { counts.total == 0 }
+
+    /// Computes the difference between two sectioned snapshots.
+    ///
+    /// - Parameters:
+    ///   - source: The older snapshot.
+    ///   - target: The newer snapshot.
+    ///   - policy: What to do with repeated ids; ``DuplicatePolicy/reject`` by default.
+    /// - Throws: ``DuplicateIdentifiersError`` naming every repeated section and element id of both snapshots
+    ///   with all their positions, when `policy` is ``DuplicatePolicy/reject``.
+    /// - Complexity: O(n + m + k log k) expected time and O(n + m) memory, for n source and m target
+    ///   elements (sections included) of which k keep their section; O(n + m) when the kept elements are
+    ///   already in order.
+    public init<Section: DifferentiableSection>(
+        from source: [Section], to target: [Section], duplicates policy: DuplicatePolicy = .reject
+    ) throws(DuplicateIdentifiersError<Section.DifferenceIdentifier, Section.Element.DifferenceIdentifier>) {
+        if let matching = Matching.match(
+            source: source, sourceElements: source.map(\.elements),
+            target: target, targetElements: target.map(\.elements))
+        {
+            self.init(matching: matching, dropped: DroppedDuplicates())
+            return
+        }
+        let sourceScan = DuplicateScan(of: source, in: .source)
+        let targetScan = DuplicateScan(of: target, in: .target)
+        switch policy {
+        case .reject:
+            throw DuplicateIdentifiersError(
+                sections: sourceScan.sectionDuplicates + targetScan.sectionDuplicates,
+                elements: sourceScan.elementDuplicates + targetScan.elementDuplicates)
+        case .keepFirst:
+            guard
+                let matching = Matching.match(
+                    source: sourceScan.keptSections, sourceElements: sourceScan.keptElements,
+                    target: targetScan.keptSections, targetElements: targetScan.keptElements)
+            else { preconditionFailure("snapshots still repeat an id after dropping every later occurrence") }
+            self.init(
+                matching: matching,
+                dropped: DroppedDuplicates(source: sourceScan.dropped, target: targetScan.dropped))
+        }
+    }
+
+    /// Computes the difference between two flat lists, as one section.
+    ///
+    /// The renderings then report every element path in section 0 and no section change.
+    ///
+    /// - Parameters:
+    ///   - source: The older list.
+    ///   - target: The newer list.
+    ///   - policy: What to do with repeated ids; ``DuplicatePolicy/reject`` by default.
+    /// - Throws: ``DuplicateIdentifiersError`` naming every repeated id of both lists with all their positions
+    ///   (paths in section 0), when `policy` is ``DuplicatePolicy/reject``.
+    /// - Complexity: O(n + m + k log k) expected time and O(n + m) memory, as for sections.
+    public init<Element: Differentiable>(
+        from source: [Element], to target: [Element], duplicates policy: DuplicatePolicy = .reject
+    ) throws(DuplicateIdentifiersError<Never, Element.DifferenceIdentifier>) {
+        do {
+            try self.init(
+                from: [ArraySection(model: FlatList(), elements: source)],
+                to: [ArraySection(model: FlatList(), elements: target)],
+                duplicates: policy)
+        } catch {
+            throw DuplicateIdentifiersError(sections: [], elements: error.elements)
+        }
+    }
+}
+
+/// The one section model of a flat list.
+struct FlatList: Differentiable, Hashable, Sendable {}
