@@ -5,6 +5,7 @@ let package = Package(
     name: "snapdiff",
     products: [
         .library(name: "ListDiff", targets: ["ListDiff"]),
+        .library(name: "Waterfall", targets: ["Waterfall"]),
         .executable(name: "snapdiff", targets: ["snapdiff"]),
     ],
     dependencies: [
@@ -14,6 +15,8 @@ let package = Package(
     targets: [
         // Pure diff engine: standard library only.
         .target(name: "ListDiff"),
+        // Pure waterfall layout engine: standard library only.
+        .target(name: "Waterfall"),
         .executableTarget(
             name: "snapdiff",
             dependencies: [
@@ -25,6 +28,13 @@ let package = Package(
             name: "listdiff-benchmark",
             dependencies: ["ListDiff"],
             path: "Benchmarks/ListDiffBenchmark"
+        ),
+        .testTarget(
+            name: "WaterfallTests",
+            dependencies: [
+                "Waterfall",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ]
         ),
         .testTarget(
             name: "ListDiffTests",

@@ -4,29 +4,49 @@
 /// Elements are numbered globally, section by section ("flat" indices), on both sides. Everything after the
 /// matching — minimal moves, the staged and sequential renderings — works on these arrays only, so it is
 /// compiled once rather than specialised for every identifier type.
+@usableFromInline
 struct Matching: Sendable {
     /// For each source section, the index of the target section with its id, or -1.
-    var sourceSectionTarget: [Int]
+    @usableFromInline var sourceSectionTarget: [Int]
     /// For each target section, the index of the source section with its id, or -1.
-    var targetSectionSource: [Int]
+    @usableFromInline var targetSectionSource: [Int]
     /// For each target section with a source, whether its own content changed.
-    var sectionChanged: [Bool]
+    @usableFromInline var sectionChanged: [Bool]
 
     /// Flat index of each source section's first element; one extra entry holds the element count.
-    var sourceSectionStart: [Int]
+    @usableFromInline var sourceSectionStart: [Int]
     /// Flat index of each target section's first element; one extra entry holds the element count.
-    var targetSectionStart: [Int]
+    @usableFromInline var targetSectionStart: [Int]
     /// The section of each source element.
-    var sourceElementSection: [Int]
+    @usableFromInline var sourceElementSection: [Int]
     /// The section of each target element.
-    var targetElementSection: [Int]
+    @usableFromInline var targetElementSection: [Int]
 
     /// For each source element, the flat index of the target element with its id, or -1.
-    var sourceElementTarget: [Int]
+    @usableFromInline var sourceElementTarget: [Int]
     /// For each target element, the flat index of the source element with its id, or -1.
-    var targetElementSource: [Int]
+    @usableFromInline var targetElementSource: [Int]
     /// For each target element with a source, whether its content changed.
-    var elementChanged: [Bool]
+    @usableFromInline var elementChanged: [Bool]
+
+    @usableFromInline
+    init(
+        sourceSectionTarget: [Int], targetSectionSource: [Int], sectionChanged: [Bool],
+        sourceSectionStart: [Int], targetSectionStart: [Int],
+        sourceElementSection: [Int], targetElementSection: [Int],
+        sourceElementTarget: [Int], targetElementSource: [Int], elementChanged: [Bool]
+    ) {
+        self.sourceSectionTarget = sourceSectionTarget
+        self.targetSectionSource = targetSectionSource
+        self.sectionChanged = sectionChanged
+        self.sourceSectionStart = sourceSectionStart
+        self.targetSectionStart = targetSectionStart
+        self.sourceElementSection = sourceElementSection
+        self.targetElementSection = targetElementSection
+        self.sourceElementTarget = sourceElementTarget
+        self.targetElementSource = targetElementSource
+        self.elementChanged = elementChanged
+    }
 
     var sourceElementCount: Int { sourceElementTarget.count }
     var targetElementCount: Int { targetElementSource.count }
@@ -38,7 +58,11 @@ extension Matching {
     /// One dictionary lookup per element: source ids are inserted with their flat index; a target id either
     /// finds its source element, or is inserted with a negative marker so that its repetition is noticed.
     ///
+    /// It is inlinable so that it is specialised for the caller's identifier types: hashing through
+    /// unspecialised generics costs about twice as much.
+    ///
     /// - Complexity: O(n + m) expected time and memory for n source and m target elements.
+    @inlinable
     static func match<Section: DifferentiableSection>(
         source: [Section], sourceElements: [[Section.Element]],
         target: [Section], targetElements: [[Section.Element]]
@@ -124,12 +148,13 @@ extension Matching {
 }
 
 /// The dictionary value of an id not seen before.
-private let unclaimed = Int.min
+@usableFromInline
+let unclaimed = Int.min
 
 /// Stores `value` in `slot` when the slot is unclaimed and returns what the slot held before, so that a
 /// find-or-insert costs one hash lookup through `Dictionary.subscript(_:default:)`'s in-place accessor.
-@inline(__always)
-private func claim(_ slot: inout Int, _ value: Int) -> Int {
+@inlinable @inline(__always)
+func claim(_ slot: inout Int, _ value: Int) -> Int {
     let previous = slot
     if previous == unclaimed { slot = value }
     return previous

@@ -3,6 +3,7 @@ extension SectionedDifference {
     /// kept subsequences (hence the minimal moves) and the reported updates.
     ///
     /// - Complexity: O(n + m + k log k).
+    @usableFromInline
     init(matching: Matching, dropped: DroppedDuplicates) {
         let m = matching
         var counts = ChangeCounts()

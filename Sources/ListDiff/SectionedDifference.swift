@@ -51,6 +51,7 @@ public struct SectionedDifference: Sendable {
     /// - Complexity: O(n + m + k log k) expected time and O(n + m) memory, for n source and m target
     ///   elements (sections included) of which k keep their section; O(n + m) when the kept elements are
     ///   already in order.
+    @inlinable
     public init<Section: DifferentiableSection>(
         from source: [Section], to target: [Section], duplicates policy: DuplicatePolicy = .reject
     ) throws(DuplicateIdentifiersError<Section.DifferenceIdentifier, Section.Element.DifferenceIdentifier>) {
@@ -59,8 +60,17 @@ public struct SectionedDifference: Sendable {
             target: target, targetElements: target.map(\.elements))
         {
             self.init(matching: matching, dropped: DroppedDuplicates())
-            return
+        } else {
+            try self.init(repeatingIDs: source, target, policy: policy)
         }
+    }
+
+    /// The slow path, taken only when a snapshot repeats an id: throws the full report, or diffs the
+    /// snapshots without their later occurrences.
+    @usableFromInline
+    init<Section: DifferentiableSection>(
+        repeatingIDs source: [Section], _ target: [Section], policy: DuplicatePolicy
+    ) throws(DuplicateIdentifiersError<Section.DifferenceIdentifier, Section.Element.DifferenceIdentifier>) {
         let sourceScan = DuplicateScan(of: source, in: .source)
         let targetScan = DuplicateScan(of: target, in: .target)
         switch policy {
@@ -91,6 +101,7 @@ public struct SectionedDifference: Sendable {
     /// - Throws: ``DuplicateIdentifiersError`` naming every repeated id of both lists with all their positions
     ///   (paths in section 0), when `policy` is ``DuplicatePolicy/reject``.
     /// - Complexity: O(n + m + k log k) expected time and O(n + m) memory, as for sections.
+    @inlinable
     public init<Element: Differentiable>(
         from source: [Element], to target: [Element], duplicates policy: DuplicatePolicy = .reject
     ) throws(DuplicateIdentifiersError<Never, Element.DifferenceIdentifier>) {
@@ -106,4 +117,7 @@ public struct SectionedDifference: Sendable {
 }
 
 /// The one section model of a flat list.
-struct FlatList: Differentiable, Hashable, Sendable {}
+@usableFromInline
+struct FlatList: Differentiable, Hashable, Sendable {
+    @usableFromInline init() {}
+}

@@ -1,0 +1,62 @@
+/// Places items one by one in columns, keeping each column's next y: the running state of a layout and
+/// of its continuation.
+struct Placer {
+    let geometry: WaterfallGeometry
+    private let firstIndex: Int
+    private var nextY: [Int]
+    private var turn: Int
+    private(set) var placed: [PlacedItem] = []
+    private var columnItems: [[Int]]
+
+    init(geometry: WaterfallGeometry, continuation: Continuation?) {
+        self.geometry = geometry
+        firstIndex = continuation?.nextIndex ?? 0
+        nextY = continuation?.columnHeights ?? Array(repeating: geometry.top, count: geometry.columnCount)
+        turn = continuation?.nextColumn ?? 0
+        columnItems = Array(repeating: [], count: geometry.columnCount)
+    }
+
+    /// The column with the smallest next y; the leading one on ties.
+    var shortestColumn: Int {
+        var best = 0
+        for column in 1..<nextY.count where nextY[column] < nextY[best] { best = column }
+        return best
+    }
+
+    /// The round-robin column whose turn it is; advances the turn.
+    var nextColumn: Int {
+        mutating get {
+            defer { turn = (turn + 1) % nextY.count }
+            return turn
+        }
+    }
+
+    mutating func place(height: Int, in column: Int) {
+        let index = firstIndex + placed.count
+        let frame = PixelRect(x: geometry.columnX(column), y: nextY[column], width: geometry.columnWidth, height: height)
+        placed.append(PlacedItem(index: index, column: column, frame: frame))
+        columnItems[column].append(index)
+        nextY[column] = frame.maxY + geometry.itemSpacing
+    }
+
+    /// Places a full-width item below the tallest column; every column continues below it.
+    mutating func placeFullWidth(height: Int) {
+        let y = nextY.max()!
+        let frame = PixelRect(x: geometry.fullWidthX, y: y, width: geometry.fullWidth, height: height)
+        placed.append(PlacedItem(index: firstIndex + placed.count, column: nil, frame: frame))
+        for column in nextY.indices { nextY[column] = frame.maxY + geometry.itemSpacing }
+        turn = 0
+    }
+
+    func page(appendStable: Bool) -> WaterfallPage {
+        let nextIndex = firstIndex + placed.count
+        let bottoms = nextY.map { $0 == geometry.top ? $0 : $0 - geometry.itemSpacing }
+        let contentHeight = (nextIndex == 0 ? geometry.top : bottoms.max()!) + geometry.bottom
+        return WaterfallPage(
+            geometry: geometry, items: placed, columnItems: columnItems, columnHeights: bottoms,
+            contentHeight: contentHeight,
+            continuation: appendStable
+                ? Continuation(fingerprint: geometry.fingerprint, nextIndex: nextIndex, nextColumn: turn, columnHeights: nextY)
+                : nil)
+    }
+}

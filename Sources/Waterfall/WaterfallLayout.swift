@@ -1,0 +1,125 @@
+/// Computes Pinterest-style waterfall layouts: which column each item goes in and its frame.
+///
+/// ```swift
+/// let settings = WaterfallSettings(containerWidth: 375, scale: 3, columns: .count(2), columnSpacing: 8)
+/// let first = try WaterfallLayout.layout(page1, settings: settings, pageSize: 50)
+/// let second = try WaterfallLayout.layout(page2, settings: settings, after: first.continuation)
+/// ```
+///
+/// With an append-stable strategy (``LayoutStrategy/shortestColumn``, ``LayoutStrategy/roundRobin``), the
+/// pages obtained through continuations are, frame for frame, the layout of all the items at once.
+public enum WaterfallLayout {
+    /// Lays out items, from the start of a section or after a previous page.
+    ///
+    /// - Parameters:
+    ///   - items: The items to lay out, starting at the continuation's next index (or at 0).
+    ///   - settings: The layout settings.
+    ///   - continuation: Where the previous page ended; `nil` for the first page.
+    ///   - pageSize: Lay out at most this many of `items` (≥ 1); all when `nil`. Only for append-stable
+    ///     strategies.
+    /// - Returns: The page, with a continuation for append-stable strategies.
+    /// - Throws: ``WaterfallError`` for invalid settings or items, a continuation from other settings
+    ///   (``WaterfallError/continuationMismatch``), or a continuation or page size with a strategy that lays
+    ///   out whole sections.
+    /// - Complexity: O(p · c) for p items laid out in c columns (O(p log H) for ``LayoutStrategy/balanced``
+    ///   with total height H), independent of how many pages came before.
+    public static func layout(
+        _ items: [WaterfallItem], settings: WaterfallSettings, after continuation: Continuation? = nil,
+        pageSize: Int? = nil
+    ) throws(WaterfallError) -> WaterfallPage {
+        let geometry = try WaterfallGeometry(settings)
+        let strategy = settings.strategy
+        if continuation != nil && !strategy.isAppendStable { throw .strategyNotAppendStable(strategy) }
+        if let pageSize {
+            guard strategy.isAppendStable else { throw .pagingNotSupported(strategy) }
+            guard pageSize >= 1 else { throw .invalidSetting(field: "pageSize", reason: "must be an integer of at least 1") }
+        }
+        if let continuation {
+            guard continuation.fingerprint == geometry.fingerprint,
+                continuation.columnHeights.count == geometry.columnCount
+            else { throw .continuationMismatch }
+        }
+        var heights: [Int] = []
+        heights.reserveCapacity(items.count)
+        for (index, item) in items.enumerated() { heights.append(try geometry.height(of: item, index: index)) }
+
+        let count = min(pageSize ?? items.count, items.count)
+        var placer = Placer(geometry: geometry, continuation: continuation)
+        switch strategy {
+        case .shortestColumn:
+            for index in 0..<count {
+                if items[index].isFullWidth {
+                    placer.placeFullWidth(height: heights[index])
+                } else {
+                    placer.place(height: heights[index], in: placer.shortestColumn)
+                }
+            }
+        case .roundRobin:
+            for index in 0..<count {
+                if items[index].isFullWidth {
+                    placer.placeFullWidth(height: heights[index])
+                } else {
+                    placer.place(height: heights[index], in: placer.nextColumn)
+                }
+            }
+        case .sequentialSplit, .balanced:
+            var start = 0
+            while start < count {
+                var end = start
+                while end < count && !items[end].isFullWidth { end += 1 }
+                let segment = Array(heights[start..<end])
+                let columns =
+                    strategy == .balanced
+                    ? balancedColumns(segment, columnCount: geometry.columnCount, spacing: geometry.itemSpacing)
+                    : splitColumns(segment, columnCount: geometry.columnCount)
+                for (offset, column) in columns.enumerated() { placer.place(height: segment[offset], in: column) }
+                if end < count { placer.placeFullWidth(height: heights[end]) }
+                start = end + 1
+            }
+        }
+        return placer.page(appendStable: strategy.isAppendStable)
+    }
+
+    /// The seed's split generalised to n columns: an item goes to column ⌊n · before ÷ total⌋, capped.
+    static func splitColumns(_ heights: [Int], columnCount: Int) -> [Int] {
+        let total = heights.reduce(0, +)
+        var before = 0
+        return heights.map { height in
+            defer { before += height }
+            return total == 0 ? 0 : min(columnCount - 1, before * columnCount / total)
+        }
+    }
+
+    /// Contiguous runs of items, one per column, that minimise the tallest column (heights plus item
+    /// spacing between items of a column): binary search on the tallest height, greedy feasibility.
+    ///
+    /// - Complexity: O(n log H) for n items of total height H.
+    static func balancedColumns(_ heights: [Int], columnCount: Int, spacing: Int) -> [Int] {
+        guard let tallest = heights.max() else { return [] }
+        var low = tallest
+        var high = heights.reduce(0) { $0 + $1 + spacing } - spacing
+        while low < high {
+            let middle = low + (high - low) / 2
+            if greedyColumns(heights, limit: middle, spacing: spacing).last! < columnCount {
+                high = middle
+            } else {
+                low = middle + 1
+            }
+        }
+        return greedyColumns(heights, limit: low, spacing: spacing)
+    }
+
+    /// Fills columns in order, starting a new one when the next item would exceed `limit`.
+    private static func greedyColumns(_ heights: [Int], limit: Int, spacing: Int) -> [Int] {
+        var column = 0
+        var used = 0  // height of the current column, items and spacing between them
+        return heights.map { height in
+            if used > 0 && used + spacing + height > limit {
+                column += 1
+                used = 0
+            }
+            used += (used > 0 ? spacing : 0) + height
+            return column
+        }
+    }
+}

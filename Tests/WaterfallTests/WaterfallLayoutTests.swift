@@ -1,0 +1,178 @@
+import Testing
+import Waterfall
+
+private func fixed(_ heights: [Int]) -> [WaterfallItem] { heights.map { WaterfallItem(size: .fixedHeight(Double($0))) } }
+
+private func columns(_ page: WaterfallPage) -> [Int?] { page.items.map(\.column) }
+
+@Suite struct WaterfallLayoutTests {
+    private let twoColumns = WaterfallSettings(containerWidth: 200, columns: .count(2))
+
+    @Test func seedSplitIsNotAppendStable() throws {
+        // DOMAIN.md §3: heights 100,100,100,300 then append 100,100 and item 3 jumps columns.
+        var settings = twoColumns
+        settings.strategy = .sequentialSplit
+        let before = try WaterfallLayout.layout(fixed([100, 100, 100, 300]), settings: settings)
+        let after = try WaterfallLayout.layout(fixed([100, 100, 100, 300, 100, 100]), settings: settings)
+        #expect(columns(before) == [0, 0, 0, 1])
+        #expect(columns(after) == [0, 0, 0, 0, 1, 1])
+        #expect(before.continuation == nil)
+    }
+
+    @Test func seedSplitCanLeaveTheTrailingColumnEmpty() throws {
+        var settings = twoColumns
+        settings.strategy = .sequentialSplit
+        let page = try WaterfallLayout.layout(fixed([1, 1, 1, 1, 8]), settings: settings)
+        #expect(columns(page) == [0, 0, 0, 0, 0])
+        #expect(page.columnItems[1].isEmpty)
+    }
+
+    @Test func shortestColumnIsAppendStableOnTheSameExample() throws {
+        let before = try WaterfallLayout.layout(fixed([100, 100, 100, 300]), settings: twoColumns)
+        let after = try WaterfallLayout.layout(fixed([100, 100, 100, 300, 100, 100]), settings: twoColumns)
+        #expect(columns(before) == [0, 1, 0, 1])
+        #expect(Array(after.items.prefix(4)) == before.items)
+    }
+
+    @Test func tiesGoToTheLeadingColumn() throws {
+        let page = try WaterfallLayout.layout(
+            fixed([50, 50, 50, 50]), settings: WaterfallSettings(containerWidth: 300, columns: .count(3)))
+        #expect(columns(page) == [0, 1, 2, 0])
+    }
+
+    @Test func geometryFollowsCHT() throws {
+        // (375·3 − 2·8·3 px … ) — column width floors to pixels; items scale to it.
+        let settings = WaterfallSettings(
+            containerWidth: 375, scale: 3, columns: .count(3), columnSpacing: 8, itemSpacing: 4,
+            insets: EdgeInsets(top: 10, leading: 16, bottom: 10, trailing: 16))
+        let geometry = try WaterfallGeometry(settings)
+        #expect(geometry.containerWidth == 1125)
+        #expect(geometry.columnWidth == (1125 - 48 - 48 - 2 * 24) / 3)
+        let page = try WaterfallLayout.layout(
+            [WaterfallItem(size: .size(width: 1000, height: 1500), extraHeight: 20)], settings: settings)
+        #expect(page.items[0].frame == PixelRect(x: 48, y: 30, width: 327, height: 327 * 3 / 2 + 60))
+        #expect(page.contentHeight == 30 + 550 + 30)
+    }
+
+    @Test func rightToLeftMirrorsFrames() throws {
+        var settings = WaterfallSettings(
+            containerWidth: 320, columns: .count(3), columnSpacing: 10, insets: EdgeInsets(leading: 20, trailing: 10))
+        let items = fixed([30, 40, 50, 60])
+        let ltr = try WaterfallLayout.layout(items, settings: settings)
+        settings.direction = .rightToLeft
+        let rtl = try WaterfallLayout.layout(items, settings: settings)
+        #expect(columns(ltr) == columns(rtl))
+        for (left, right) in zip(ltr.items, rtl.items) {
+            #expect(right.frame.y == left.frame.y)
+            #expect(right.frame.maxX == 320 - left.frame.x)
+        }
+    }
+
+    @Test func fullWidthItemsStartBelowTheTallestColumn() throws {
+        let items = fixed([100, 30]) + [WaterfallItem(size: .fixedHeight(20), isFullWidth: true)] + fixed([10, 10])
+        let settings = WaterfallSettings(containerWidth: 200, columns: .count(2), itemSpacing: 5)
+        let page = try WaterfallLayout.layout(items, settings: settings)
+        #expect(page.items[2].frame == PixelRect(x: 0, y: 105, width: 200, height: 20))
+        #expect(page.items[3].frame.y == 130 && page.items[4].frame.y == 130)
+        #expect(columns(page) == [0, 1, nil, 0, 1])
+    }
+
+    @Test func roundRobinRestartsAfterAFullWidthItem() throws {
+        var settings = WaterfallSettings(containerWidth: 300, columns: .count(3))
+        settings.strategy = .roundRobin
+        let items = fixed([10, 10]) + [WaterfallItem(size: .fixedHeight(5), isFullWidth: true)] + fixed([10, 10])
+        #expect(columns(try WaterfallLayout.layout(items, settings: settings)) == [0, 1, nil, 0, 1])
+    }
+
+    @Test func minimumColumnWidthDerivesTheCount() throws {
+        let geometry = try WaterfallGeometry(
+            WaterfallSettings(containerWidth: 1000, columns: .minimumWidth(150, maximumCount: 5), columnSpacing: 10))
+        #expect(geometry.columnCount == 5)
+        let uncapped = try WaterfallGeometry(WaterfallSettings(containerWidth: 1000, columns: .minimumWidth(150), columnSpacing: 10))
+        #expect(uncapped.columnCount == 6)  // 6·150 + 5·10 = 950 ≤ 1000
+    }
+
+    @Test func continuationFromOtherSettingsIsRefused() throws {
+        let first = try WaterfallLayout.layout(fixed([10, 20]), settings: twoColumns, pageSize: 1)
+        var other = twoColumns
+        other.itemSpacing = 3
+        #expect(throws: WaterfallError.continuationMismatch) {
+            try WaterfallLayout.layout(fixed([20]), settings: other, after: first.continuation)
+        }
+        var balanced = twoColumns
+        balanced.strategy = .balanced
+        #expect(throws: WaterfallError.strategyNotAppendStable(.balanced)) {
+            try WaterfallLayout.layout(fixed([20]), settings: balanced, after: first.continuation)
+        }
+        #expect(throws: WaterfallError.pagingNotSupported(.balanced)) {
+            try WaterfallLayout.layout(fixed([20]), settings: balanced, pageSize: 10)
+        }
+    }
+
+    @Test func malformedContinuationBytesAreRefused() throws {
+        let bytes = try #require(try WaterfallLayout.layout(fixed([10]), settings: twoColumns).continuation?.bytes)
+        #expect(throws: WaterfallError.self) { try Continuation(bytes: [] ) }
+        #expect(throws: WaterfallError.self) { try Continuation(bytes: [2] + bytes.dropFirst()) }
+        #expect(throws: WaterfallError.self) { try Continuation(bytes: Array(bytes.dropLast())) }
+        #expect(throws: WaterfallError.self) { try Continuation(bytes: bytes + [0]) }
+        #expect(try Continuation(bytes: bytes).nextIndex == 1)
+    }
+
+    @Test(arguments: [
+        (WaterfallSettings(containerWidth: 0), "containerWidth"),
+        (WaterfallSettings(containerWidth: .nan), "containerWidth"),
+        (WaterfallSettings(containerWidth: .infinity), "containerWidth"),
+        (WaterfallSettings(containerWidth: 300, scale: 0), "scale"),
+        (WaterfallSettings(containerWidth: 300, columns: .count(0)), "columns.count"),
+        (WaterfallSettings(containerWidth: 300, columns: .count(65)), "columns.count"),
+        (WaterfallSettings(containerWidth: 300, columns: .minimumWidth(-1)), "columns.minimumWidth"),
+        (WaterfallSettings(containerWidth: 300, columns: .minimumWidth(10, maximumCount: 0)), "columns.maximumCount"),
+        (WaterfallSettings(containerWidth: 300, columnSpacing: -1), "columnSpacing"),
+        (WaterfallSettings(containerWidth: 300, itemSpacing: .nan), "itemSpacing"),
+        (WaterfallSettings(containerWidth: 300, insets: EdgeInsets(top: -2)), "insets.top"),
+    ])
+    func invalidSettingsNameTheirField(settings: WaterfallSettings, field: String) {
+        #expect(throws: WaterfallError.self) { try WaterfallGeometry(settings) }
+        do {
+            _ = try WaterfallGeometry(settings)
+        } catch {
+            guard case .invalidSetting(let name, _) = error else {
+                Issue.record("unexpected \(error)")
+                return
+            }
+            #expect(name == field)
+        }
+    }
+
+    @Test func columnsWithoutWidthAreRefused() {
+        #expect(throws: WaterfallError.noColumnWidth(columnCount: 4, availablePixels: 100 - 3 * 40)) {
+            try WaterfallGeometry(WaterfallSettings(containerWidth: 100, columns: .count(4), columnSpacing: 40))
+        }
+    }
+
+    @Test(arguments: [
+        (ItemSize.aspectRatio(0), "aspectRatio"), (.aspectRatio(.nan), "aspectRatio"), (.aspectRatio(1000), "aspectRatio"),
+        (.size(width: 0, height: 10), "width"), (.size(width: 10, height: -1), "height"),
+        (.size(width: 10_000, height: 1), "width"), (.fixedHeight(0), "fixedHeight"), (.fixedHeight(.infinity), "fixedHeight"),
+    ])
+    func invalidItemsNameTheirIndexAndField(size: ItemSize, field: String) {
+        let items = fixed([10]) + [WaterfallItem(size: size)]
+        do {
+            _ = try WaterfallLayout.layout(items, settings: twoColumns)
+            Issue.record("accepted \(size)")
+        } catch {
+            guard case .invalidItem(let index, let name, _) = error else {
+                Issue.record("unexpected \(error)")
+                return
+            }
+            #expect(index == 1)
+            #expect(name == field)
+        }
+    }
+
+    @Test func negativeExtraHeightIsRefused() {
+        #expect(throws: WaterfallError.self) {
+            try WaterfallLayout.layout([WaterfallItem(size: .fixedHeight(1), extraHeight: -1)], settings: twoColumns)
+        }
+    }
+}
