@@ -10,39 +10,60 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
     ],
     targets: [
-        // Pure diff engine: standard library only.
+        // Pure engines: standard library only.
         .target(name: "ListDiff"),
-        // Pure waterfall layout engine: standard library only.
         .target(name: "Waterfall"),
+
+        // libmicrohttpd (apt libmicrohttpd-dev) and its one Swift owner.
+        .systemLibrary(
+            name: "CMicroHTTPD",
+            pkgConfig: "libmicrohttpd",
+            providers: [.apt(["libmicrohttpd-dev"])]
+        ),
+        .target(name: "MicroHTTP", dependencies: ["CMicroHTTPD"]),
+
+        // simdjson (apt libsimdjson-dev) behind a plain C header, and its one Swift owner.
+        .target(name: "CSimdJSON", linkerSettings: [.linkedLibrary("simdjson")]),
+        .target(name: "SnapshotJSON", dependencies: ["CSimdJSON"]),
+
+        // The service: routes, wire glue, problem+json, configuration.
+        .target(
+            name: "DiffService",
+            dependencies: [
+                "ListDiff", "Waterfall", "SnapshotJSON", "MicroHTTP",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            resources: [.embedInCode("Resources/openapi.yaml")]
+        ),
         .executableTarget(
             name: "snapdiff",
             dependencies: [
-                "ListDiff",
+                "DiffService",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
+
+        // Release-build benchmarks (numbers in BENCHMARKS.md).
+        .executableTarget(name: "listdiff-benchmark", dependencies: ["ListDiff"], path: "Benchmarks/ListDiffBenchmark"),
         .executableTarget(
-            name: "listdiff-benchmark",
-            dependencies: ["ListDiff"],
-            path: "Benchmarks/ListDiffBenchmark"
+            name: "snapshotjson-benchmark", dependencies: ["SnapshotJSON"], path: "Benchmarks/SnapshotJSONBenchmark"),
+
+        .testTarget(
+            name: "ListDiffTests",
+            dependencies: ["ListDiff", .product(name: "PropertyBased", package: "swift-property-based")]
         ),
         .testTarget(
             name: "WaterfallTests",
-            dependencies: [
-                "Waterfall",
-                .product(name: "PropertyBased", package: "swift-property-based"),
-            ]
+            dependencies: ["Waterfall", .product(name: "PropertyBased", package: "swift-property-based")]
         ),
-        .testTarget(
-            name: "ListDiffTests",
-            dependencies: [
-                "ListDiff",
-                .product(name: "PropertyBased", package: "swift-property-based"),
-            ]
-        ),
+        .testTarget(name: "MicroHTTPTests", dependencies: ["MicroHTTP"]),
+        .testTarget(name: "SnapshotJSONTests", dependencies: ["SnapshotJSON"]),
     ],
-    swiftLanguageModes: [.v6]
+    swiftLanguageModes: [.v6],
+    cxxLanguageStandard: .cxx17
 )

@@ -1,0 +1,689 @@
+// One simdjson On-Demand pass over a snapdiff request: schema checks, ids, and canonical content encoding.
+//
+// simdjson finds the structure (stage 1, SIMD, runtime-dispatched) and unescapes strings; this file walks the
+// tokens once, in document order, writing flat arrays. Every value is visited (nothing is skipped), so
+// syntax errors anywhere are found before schema violations are reported.
+#include "CSimdJSON.h"
+
+#include <simdjson.h>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "Canonical.hpp"
+
+using namespace simdjson;
+using csimdjson::ByteBuffer;
+using csimdjson::NumberToken;
+
+namespace {
+
+/// Thrown to unwind the walk on the first fatal error (syntax, depth); the status is already recorded.
+struct Abort {};
+
+/// One step of the current JSON path: a member name or an array index.
+struct PathStep {
+    const char *key;  // nullptr for an index
+    size_t keyLength;
+    uint64_t index;
+};
+
+/// An object member already encoded into a buffer, waiting to be sorted by key.
+struct Member {
+    uint64_t keyPrefix;  // the key's first 8 bytes, big-endian, zero-padded: orders most keys without memcmp
+    size_t keyAt;      // key bytes in the buffer
+    size_t keyLength;
+    size_t start;      // the member's encoding: 's' varint key value
+    size_t end;
+    int64_t sourceOffset;  // the member name in the input, for duplicate reports
+};
+
+/// simdjson's raw number token runs up to the next structural character, so it may end in whitespace.
+void trimTrailingSpace(std::string_view &raw) {
+    while (!raw.empty() && (raw.back() == ' ' || raw.back() == '\t' || raw.back() == '\n' || raw.back() == '\r')) {
+        raw.remove_suffix(1);
+    }
+}
+
+uint8_t foundFor(ondemand::json_type type) {
+    switch (type) {
+    case ondemand::json_type::object: return CSimdJSON_FoundObject;
+    case ondemand::json_type::array: return CSimdJSON_FoundArray;
+    case ondemand::json_type::string: return CSimdJSON_FoundString;
+    case ondemand::json_type::number: return CSimdJSON_FoundNumber;
+    case ondemand::json_type::boolean: return CSimdJSON_FoundBoolean;
+    case ondemand::json_type::null: return CSimdJSON_FoundNull;
+    }
+    return CSimdJSON_FoundNothing;
+}
+
+}  // namespace
+
+struct CSimdJSON_Parser {
+    ondemand::parser json;
+    CSimdJSON_Result result{};
+
+    // Output.
+    ByteBuffer arena;
+    std::vector<CSimdJSON_Section> sections;
+    std::vector<CSimdJSON_Item> items;
+    std::vector<uint8_t> idBytes;
+    std::vector<CSimdJSON_Violation> violations;
+    std::string text;
+    size_t violationsOmitted = 0;
+
+    // Walk state.
+    const char *input = nullptr;
+    size_t inputLength = 0;
+    ondemand::document document;
+    std::vector<PathStep> path;
+    std::vector<Member> members;  // a stack: each open object owns the tail from its base index
+    ByteBuffer sectionContent;    // a section's members are encoded here while its items go to the arena
+    ByteBuffer discard;           // values that are only validated
+    ByteBuffer sortScratch;
+    int depth = 0;
+
+    // MARK: Errors
+
+    int64_t offsetOf(const char *at) const { return at == nullptr ? -1 : int64_t(at - input); }
+
+    int64_t currentOffset() {
+        const char *at = nullptr;
+        if (document.current_location().get(at) != SUCCESS) { return -1; }
+        return offsetOf(at);
+    }
+
+    [[noreturn]] void fail(uint32_t status, uint32_t syntax, int64_t offset) {
+        result.status = status;
+        result.syntax = syntax;
+        result.errorOffset = offset;
+        throw Abort();
+    }
+
+    static constexpr int64_t askSimdjson = -2;
+
+    /// Turns a simdjson error met while reading structure of the given kind into a fatal error, at `offset`
+    /// or, by default, where simdjson's iterator stands.
+    [[noreturn]] void failOn(error_code error, uint32_t syntax, int64_t offset = askSimdjson) {
+        if (offset == askSimdjson) { offset = currentOffset(); }
+        switch (error) {
+        case UTF8_ERROR: fail(CSimdJSON_StatusInvalidUTF8, 0, -1);
+        case MEMALLOC: fail(CSimdJSON_StatusOutOfMemory, 0, -1);
+        case CAPACITY: fail(CSimdJSON_StatusTooLarge, 0, -1);
+        case INCOMPLETE_ARRAY_OR_OBJECT: fail(CSimdJSON_StatusSyntax, CSimdJSON_SyntaxIncomplete, offset);
+        case UNCLOSED_STRING: fail(CSimdJSON_StatusSyntax, CSimdJSON_SyntaxUnclosedString, -1);
+        case UNESCAPED_CHARS: fail(CSimdJSON_StatusSyntax, CSimdJSON_SyntaxControlCharacter, -1);
+        default: fail(CSimdJSON_StatusSyntax, syntax, offset);
+        }
+    }
+
+    void violation(uint8_t kind, uint8_t found, int64_t offset, std::string_view lastStep = {},
+                   std::string_view detail = {}) {
+        if (violations.size() >= CSimdJSON_MAX_VIOLATIONS) {
+            ++violationsOmitted;
+            return;
+        }
+        CSimdJSON_Violation record{};
+        record.kind = kind;
+        record.found = found;
+        record.byteOffset = offset;
+        record.pathOffset = text.size();
+        renderPath(lastStep);
+        record.pathLength = uint32_t(text.size() - record.pathOffset);
+        record.detailOffset = text.size();
+        text.append(detail);
+        record.detailLength = uint32_t(detail.size());
+        violations.push_back(record);
+    }
+
+    /// Appends the current path (plus `lastStep` when given) as `old.sections[2].items[7].id` to `text`.
+    void renderPath(std::string_view lastStep) {
+        size_t start = text.size();
+        auto appendKey = [&](std::string_view key) {
+            bool plain = !key.empty() && !(key[0] >= '0' && key[0] <= '9');
+            for (char c : key) {
+                plain = plain && ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                                  c == '_' || c == '$');
+            }
+            if (plain) {
+                if (text.size() != start) { text.push_back('.'); }
+                text.append(key);
+                return;
+            }
+            text.append("[\"");
+            for (char c : key) {
+                if (c == '"' || c == '\\') {
+                    text.push_back('\\');
+                    text.push_back(c);
+                } else if (uint8_t(c) < 0x20) {
+                    static const char hex[] = "0123456789abcdef";
+                    text.append("\\u00");
+                    text.push_back(hex[uint8_t(c) >> 4]);
+                    text.push_back(hex[uint8_t(c) & 15]);
+                } else {
+                    text.push_back(c);
+                }
+            }
+            text.append("\"]");
+        };
+        for (const PathStep &step : path) {
+            if (step.key != nullptr) {
+                appendKey(std::string_view(step.key, step.keyLength));
+            } else {
+                text.push_back('[');
+                text.append(std::to_string(step.index));
+                text.push_back(']');
+            }
+        }
+        if (!lastStep.empty()) { appendKey(lastStep); }
+    }
+
+    // MARK: Walking helpers
+
+    /// Counts one more level of nesting; call before consuming the opening bracket.
+    void enter() {
+        if (++depth > CSimdJSON_MAX_DEPTH) { fail(CSimdJSON_StatusTooDeep, 0, currentOffset()); }
+    }
+    void leave() { --depth; }
+
+    ondemand::json_type typeOf(ondemand::value &value) {
+        ondemand::json_type type;
+        if (error_code error = value.type().get(type)) { failOn(error, CSimdJSON_SyntaxValue); }
+        return type;
+    }
+
+    /// Iterates an object's members, calling `body(key, keyOffset, value)`.
+    template <typename Body> void forEachMember(ondemand::value &value, Body &&body) {
+        enter();
+        ondemand::object object;
+        if (error_code error = value.get_object().get(object)) { failOn(error, CSimdJSON_SyntaxObject); }
+        for (auto member : object) {
+            ondemand::field field;
+            if (error_code error = std::move(member).get(field)) { failOn(error, CSimdJSON_SyntaxObject); }
+            const char *raw = field.key().raw();
+            int64_t keyOffset = offsetOf(raw) - 1;
+            std::string_view key;
+            if (!withoutEscapes(raw, input + inputLength, key)) {
+                if (error_code error = field.unescaped_key().get(key)) {
+                    failOn(error, CSimdJSON_SyntaxString, keyOffset);
+                }
+            }
+            path.push_back({key.data(), key.size(), 0});
+            body(key, keyOffset, field.value());
+            path.pop_back();
+        }
+        leave();
+    }
+
+    /// Iterates an array's elements, calling `body(value)`.
+    template <typename Body> void forEachElement(ondemand::value &value, Body &&body) {
+        enter();
+        ondemand::array array;
+        if (error_code error = value.get_array().get(array)) { failOn(error, CSimdJSON_SyntaxArray); }
+        uint64_t index = 0;
+        for (auto element : array) {
+            ondemand::value child;
+            if (error_code error = std::move(element).get(child)) { failOn(error, CSimdJSON_SyntaxArray); }
+            path.push_back({nullptr, 0, index++});
+            body(child);
+            path.pop_back();
+        }
+        leave();
+    }
+
+    NumberToken readNumber(ondemand::value &value, int64_t &offset) {
+        std::string_view raw = value.raw_json_token();
+        offset = offsetOf(raw.data());
+        trimTrailingSpace(raw);
+        NumberToken number = NumberToken::parse(raw, CSimdJSON_MAX_EXPONENT);
+        if (number.outcome == NumberToken::syntax) {
+            fail(CSimdJSON_StatusSyntax, CSimdJSON_SyntaxNumber, offset + int64_t(number.errorIndex));
+        }
+        return number;
+    }
+
+    /// The string's unescaped bytes: read in place when it has no escapes, else unescaped by simdjson.
+    std::string_view readString(ondemand::value &value) {
+        std::string_view token = value.raw_json_token();  // from the opening quote; does not advance
+        int64_t offset = offsetOf(token.data());
+        std::string_view string;
+        if (withoutEscapes(token.data() + 1, token.data() + token.size(), string)) {
+            ondemand::raw_json_string skipped;
+            if (error_code error = value.get_raw_json_string().get(skipped)) {
+                failOn(error, CSimdJSON_SyntaxString, offset);
+            }
+        } else if (error_code error = value.get_string().get(string)) {
+            failOn(error, CSimdJSON_SyntaxString, offset);
+        }
+        return string;
+    }
+
+    /// Sets `bytes` to the string starting at `start` (after its opening quote) when it holds no backslash:
+    /// then its bytes are its value (stage 1 has already validated UTF-8 and rejected control characters).
+    static bool withoutEscapes(const char *start, const char *limit, std::string_view &bytes) {
+        for (const char *at = start; at < limit; ++at) {  // one pass: strings are mostly short
+            if (*at == '"') {
+                bytes = std::string_view(start, size_t(at - start));
+                return true;
+            }
+            if (*at == '\\') { return false; }
+        }
+        return false;
+    }
+
+    // MARK: Canonical encoding
+
+    /// Appends the canonical encoding of any JSON value to `out`.
+    void encode(ondemand::value &value, ByteBuffer &out) {
+        switch (typeOf(value)) {
+        case ondemand::json_type::object: {
+            size_t base = members.size();
+            out.push('{');
+            forEachMember(value, [&](std::string_view key, int64_t keyOffset, ondemand::value &member) {
+                encodeMember(key, keyOffset, member, out);
+            });
+            finishObject(out, base);
+            out.push('}');
+            break;
+        }
+        case ondemand::json_type::array:
+            out.push('[');
+            forEachElement(value, [&](ondemand::value &element) { encode(element, out); });
+            out.push(']');
+            break;
+        case ondemand::json_type::string:
+            out.string(readString(value));
+            break;
+        case ondemand::json_type::number: {
+            int64_t offset;
+            NumberToken number = readNumber(value, offset);
+            if (number.outcome == NumberToken::exponentOutOfRange) {
+                violation(CSimdJSON_ViolationExponentRange, CSimdJSON_FoundNumber, offset);
+                out.push('0');
+            } else {
+                number.encode(out);
+            }
+            break;
+        }
+        case ondemand::json_type::boolean: {
+            int64_t offset = currentOffset();
+            bool flag;
+            if (error_code error = value.get_bool().get(flag)) { failOn(error, CSimdJSON_SyntaxLiteral, offset); }
+            out.push(flag ? 't' : 'f');
+            break;
+        }
+        case ondemand::json_type::null: {
+            int64_t offset = currentOffset();
+            bool isNull;
+            if (error_code error = value.is_null().get(isNull)) { failOn(error, CSimdJSON_SyntaxLiteral, offset); }
+            if (!isNull) { fail(CSimdJSON_StatusSyntax, CSimdJSON_SyntaxLiteral, offset); }
+            out.push('n');
+            break;
+        }
+        }
+    }
+
+    /// Encodes one member of an object being canonicalised and remembers it for sorting.
+    void encodeMember(std::string_view key, int64_t keyOffset, ondemand::value &value, ByteBuffer &out) {
+        size_t start = out.size;
+        out.string(key);
+        uint64_t prefix = 0;
+        for (size_t i = 0; i < 8; ++i) { prefix = prefix << 8 | (i < key.size() ? uint8_t(key[i]) : 0); }
+        members.push_back({prefix, out.size - key.size(), key.size(), start, 0, keyOffset});
+        size_t slot = members.size() - 1;
+        encode(value, out);
+        members[slot].end = out.size;
+    }
+
+    /// Sorts the members encoded since `base` by key, reports duplicate names, and pops them.
+    void finishObject(ByteBuffer &out, size_t base) {
+        const uint8_t *bytes = out.data;
+        auto less = [bytes](const Member &a, const Member &b) {
+            if (a.keyPrefix != b.keyPrefix) { return a.keyPrefix < b.keyPrefix; }
+            int order = std::memcmp(bytes + a.keyAt, bytes + b.keyAt, std::min(a.keyLength, b.keyLength));
+            return order != 0 ? order < 0 : a.keyLength < b.keyLength;
+        };
+        auto first = members.begin() + std::ptrdiff_t(base);
+        bool sorted = std::is_sorted(first, members.end(), less);
+        if (!sorted) { std::sort(first, members.end(), less); }
+        for (auto m = first; m != members.end() && m + 1 != members.end(); ++m) {
+            if (!less(*m, *(m + 1))) {  // sorted and not less: the same name twice
+                auto name = std::string_view(reinterpret_cast<const char *>(bytes + m->keyAt), m->keyLength);
+                violation(CSimdJSON_ViolationDuplicateMember, CSimdJSON_FoundNothing,
+                          std::max(m->sourceOffset, (m + 1)->sourceOffset), name);
+            }
+        }
+        if (!sorted) {
+            // Members are contiguous up to the end of `out`: rewrite them in key order.
+            size_t regionStart = out.size;
+            sortScratch.size = 0;
+            for (auto m = first; m != members.end(); ++m) {
+                regionStart = std::min(regionStart, m->start);
+                sortScratch.append(bytes + m->start, m->end - m->start);
+            }
+            std::memcpy(out.data + regionStart, sortScratch.data, sortScratch.size);
+        }
+        members.erase(first, members.end());
+    }
+
+    /// Validates a value that is reported as a violation (or ignored), without keeping it.
+    void skip(ondemand::value &value) {
+        discard.size = 0;
+        encode(value, discard);
+    }
+
+    // MARK: The request schema
+
+    /// Reads an id: a string, or an integer written without fraction or exponent that fits Int64.
+    CSimdJSON_ID readID(ondemand::value &value) {
+        CSimdJSON_ID id{};
+        int64_t offset = currentOffset();
+        ondemand::json_type type = typeOf(value);
+        if (type == ondemand::json_type::string) {
+            std::string_view string = readString(value);
+            id.kind = CSimdJSON_IDString;
+            id.offset = idBytes.size();
+            id.length = uint32_t(string.size());
+            idBytes.insert(idBytes.end(), string.begin(), string.end());
+            return id;
+        }
+        if (type == ondemand::json_type::number) {
+            NumberToken number = readNumber(value, offset);
+            if (number.int64Value(id.integer)) {
+                id.kind = CSimdJSON_IDInteger;
+                return id;
+            }
+            uint8_t found = number.isInteger ? CSimdJSON_FoundIntegerOutOfRange : CSimdJSON_FoundFractionalNumber;
+            violation(CSimdJSON_ViolationExpectedID, found, offset);
+            return id;
+        }
+        violation(CSimdJSON_ViolationExpectedID, foundFor(type), offset);
+        skip(value);
+        return id;
+    }
+
+    /// Reports and skips a value of the wrong type; returns whether the type was right.
+    bool expect(ondemand::value &value, ondemand::json_type wanted) {
+        int64_t offset = currentOffset();
+        ondemand::json_type type = typeOf(value);
+        if (type == wanted) { return true; }
+        uint8_t kind = wanted == ondemand::json_type::object ? CSimdJSON_ViolationExpectedObject
+                                                             : CSimdJSON_ViolationExpectedArray;
+        violation(kind, foundFor(type), offset);
+        skip(value);
+        return false;
+    }
+
+    /// Reports a member name seen twice (the path already ends with it) and validates its value.
+    void duplicate(int64_t keyOffset, ondemand::value &value) {
+        violation(CSimdJSON_ViolationDuplicateMember, CSimdJSON_FoundNothing, keyOffset);
+        skip(value);
+    }
+
+    CSimdJSON_Content finishContent(size_t start) {
+        return {start, arena.size - start, csimdjson::hashBytes(arena.data + start, arena.size - start)};
+    }
+
+    void walkItem(ondemand::value &value) {
+        if (!expect(value, ondemand::json_type::object)) { return; }
+        CSimdJSON_Item item{};
+        bool hasID = false;
+        size_t start = arena.size, base = members.size();
+        arena.push('{');
+        forEachMember(value, [&](std::string_view key, int64_t keyOffset, ondemand::value &member) {
+            if (key == "id") {
+                if (hasID) {
+                    duplicate(keyOffset, member);
+                } else {
+                    hasID = true;
+                    item.id = readID(member);
+                }
+            } else {
+                encodeMember(key, keyOffset, member, arena);
+            }
+        });
+        finishObject(arena, base);
+        arena.push('}');
+        if (!hasID) { violation(CSimdJSON_ViolationMissingMember, CSimdJSON_FoundNothing, -1, "id"); }
+        item.content = finishContent(start);
+        items.push_back(item);
+    }
+
+    void walkItems(ondemand::value &value, size_t section) {
+        sections[section].firstItem = items.size();
+        if (expect(value, ondemand::json_type::array)) {
+            forEachElement(value, [&](ondemand::value &element) { walkItem(element); });
+        }
+        sections[section].itemCount = items.size() - sections[section].firstItem;
+    }
+
+    void walkSection(ondemand::value &value) {
+        if (!expect(value, ondemand::json_type::object)) { return; }
+        size_t section = sections.size();
+        sections.push_back({});
+        sections[section].firstItem = items.size();
+        bool hasID = false, hasItems = false;
+        size_t base = members.size();
+        sectionContent.size = 0;
+        sectionContent.push('{');
+        forEachMember(value, [&](std::string_view key, int64_t keyOffset, ondemand::value &member) {
+            if ((key == "id" && hasID) || (key == "items" && hasItems)) {
+                duplicate(keyOffset, member);
+            } else if (key == "id") {
+                hasID = true;
+                sections[section].id = readID(member);
+            } else if (key == "items") {
+                hasItems = true;
+                walkItems(member, section);
+            } else {
+                encodeMember(key, keyOffset, member, sectionContent);
+            }
+        });
+        finishObject(sectionContent, base);
+        sectionContent.push('}');
+        if (!hasID) { violation(CSimdJSON_ViolationMissingMember, CSimdJSON_FoundNothing, -1, "id"); }
+        if (!hasItems) { violation(CSimdJSON_ViolationMissingMember, CSimdJSON_FoundNothing, -1, "items"); }
+        size_t start = arena.size;
+        arena.append(sectionContent.data, sectionContent.size);
+        sections[section].content = finishContent(start);
+    }
+
+    void walkSnapshot(ondemand::value &value, CSimdJSON_Snapshot &snapshot) {
+        snapshot.present = 1;
+        snapshot.firstSection = sections.size();
+        if (expect(value, ondemand::json_type::object)) {
+            int64_t offset = currentOffset();
+            bool hasSections = false, hasItems = false;
+            forEachMember(value, [&](std::string_view key, int64_t keyOffset, ondemand::value &member) {
+                if ((key == "sections" && hasSections) || (key == "items" && hasItems)) {
+                    duplicate(keyOffset, member);
+                } else if (key == "sections") {
+                    hasSections = true;
+                    if (expect(member, ondemand::json_type::array)) {
+                        forEachElement(member, [&](ondemand::value &element) { walkSection(element); });
+                    }
+                } else if (key == "items") {
+                    // The bare form: one implicit section without id, whose content is the empty object.
+                    hasItems = true;
+                    size_t section = sections.size();
+                    sections.push_back({});
+                    size_t start = arena.size;
+                    arena.push('{');
+                    arena.push('}');
+                    sections[section].content = finishContent(start);
+                    walkItems(member, section);
+                } else {
+                    violation(CSimdJSON_ViolationUnknownMember, CSimdJSON_FoundNothing, keyOffset, {}, "snapshot");
+                    skip(member);
+                }
+            });
+            if (hasSections && hasItems) {
+                violation(CSimdJSON_ViolationSectionsAndItems, CSimdJSON_FoundNothing, offset);
+            } else if (!hasSections && !hasItems) {
+                violation(CSimdJSON_ViolationMissingMember, CSimdJSON_FoundNothing, -1, "sections");
+            }
+        }
+        snapshot.sectionCount = sections.size() - snapshot.firstSection;
+    }
+
+    void walkRequest() {
+        ondemand::json_type type;
+        if (error_code error = document.type().get(type)) { failOn(error, CSimdJSON_SyntaxValue, 0); }
+        if (type != ondemand::json_type::object) {
+            walkScalarOrArrayRoot(type);
+            return;
+        }
+        ondemand::value root;
+        if (error_code error = document.get_value().get(root)) { failOn(error, CSimdJSON_SyntaxObject); }
+        bool seenOptions = false;
+        forEachMember(root, [&](std::string_view key, int64_t keyOffset, ondemand::value &member) {
+            CSimdJSON_Snapshot *snapshot = key == "old" ? &result.oldSnapshot
+                                         : key == "new" ? &result.newSnapshot
+                                                        : nullptr;
+            if (snapshot != nullptr && !snapshot->present) {
+                walkSnapshot(member, *snapshot);
+            } else if (key == "options" && !seenOptions) {
+                seenOptions = true;
+                result.hasOptions = 1;
+                result.optionsOffset = arena.size;
+                encode(member, arena);
+                result.optionsLength = arena.size - result.optionsOffset;
+            } else if (snapshot != nullptr || key == "options") {
+                duplicate(keyOffset, member);
+            } else {
+                violation(CSimdJSON_ViolationUnknownMember, CSimdJSON_FoundNothing, keyOffset, {}, "request");
+                skip(member);
+            }
+        });
+        requireEnd();
+        if (!result.oldSnapshot.present) {
+            violation(CSimdJSON_ViolationMissingMember, CSimdJSON_FoundNothing, -1, "old");
+        }
+        if (!result.newSnapshot.present) {
+            violation(CSimdJSON_ViolationMissingMember, CSimdJSON_FoundNothing, -1, "new");
+        }
+    }
+
+    /// A document that is not an object: validate it, then report it.
+    void walkScalarOrArrayRoot(ondemand::json_type type) {
+        if (type == ondemand::json_type::array) {
+            ondemand::value root;
+            if (error_code error = document.get_value().get(root)) { failOn(error, CSimdJSON_SyntaxArray); }
+            skip(root);
+        } else if (type == ondemand::json_type::string) {
+            std::string_view string;
+            if (error_code error = document.get_string().get(string)) { failOn(error, CSimdJSON_SyntaxString, 0); }
+        } else if (type == ondemand::json_type::number) {
+            // raw_json_token does not advance: the token runs to the next structural character, so it ends
+            // before the input does exactly when something follows the number.
+            std::string_view raw;
+            if (error_code error = document.raw_json_token().get(raw)) { failOn(error, CSimdJSON_SyntaxNumber, 0); }
+            const char *after = raw.data() + raw.size();
+            trimTrailingSpace(raw);
+            NumberToken number = NumberToken::parse(raw, CSimdJSON_MAX_EXPONENT);
+            if (number.outcome == NumberToken::syntax) {
+                fail(CSimdJSON_StatusSyntax, CSimdJSON_SyntaxNumber, offsetOf(raw.data()) + int64_t(number.errorIndex));
+            }
+            if (after != input + inputLength) { fail(CSimdJSON_StatusSyntax, CSimdJSON_SyntaxTrailing, offsetOf(after)); }
+            violation(CSimdJSON_ViolationExpectedObject, CSimdJSON_FoundNumber, 0);
+            return;
+        } else if (type == ondemand::json_type::boolean) {
+            bool flag;
+            if (error_code error = document.get_bool().get(flag)) { failOn(error, CSimdJSON_SyntaxLiteral, 0); }
+        } else {
+            bool isNull = false;
+            if (document.is_null().get(isNull) != SUCCESS || !isNull) {
+                fail(CSimdJSON_StatusSyntax, CSimdJSON_SyntaxLiteral, currentOffset());
+            }
+        }
+        requireEnd();
+        violation(CSimdJSON_ViolationExpectedObject, foundFor(type), 0);
+    }
+
+    void requireEnd() {
+        const char *at = nullptr;
+        if (document.current_location().get(at) == SUCCESS && at != nullptr) {
+            fail(CSimdJSON_StatusSyntax, CSimdJSON_SyntaxTrailing, offsetOf(at));
+        }
+    }
+
+    // MARK: Entry
+
+    void reset() {
+        result = CSimdJSON_Result{};
+        arena.size = 0;
+        sections.clear();
+        items.clear();
+        idBytes.clear();
+        violations.clear();
+        text.clear();
+        violationsOmitted = 0;
+        path.clear();
+        members.clear();
+        depth = 0;
+    }
+
+    void parse(const uint8_t *bytes, size_t length, size_t capacity) {
+        reset();
+        input = reinterpret_cast<const char *>(bytes);
+        inputLength = length;
+        try {
+            // Content encodings are about as long as the JSON they come from: reserving once avoids copying
+            // the arena while it grows (untouched pages cost no memory).
+            arena.reserve(length + 64);
+            error_code error = json.iterate(bytes, length, capacity).get(document);
+            if (error == EMPTY) {
+                result.status = CSimdJSON_StatusEmpty;
+            } else if (error != SUCCESS) {
+                failOn(error, CSimdJSON_SyntaxValue, 0);
+            } else {
+                walkRequest();
+            }
+        } catch (const Abort &) {
+        } catch (...) {  // std::bad_alloc from a buffer or a vector
+            result.status = CSimdJSON_StatusOutOfMemory;
+        }
+        publish();
+    }
+
+    void publish() {
+        result.sections = sections.data();
+        result.sectionCount = sections.size();
+        result.items = items.data();
+        result.itemCount = items.size();
+        result.idBytes = idBytes.data();
+        result.idByteCount = idBytes.size();
+        result.violations = violations.data();
+        result.violationCount = violations.size();
+        result.violationsOmitted = violationsOmitted;
+        result.text = reinterpret_cast<const uint8_t *>(text.data());
+        result.textLength = text.size();
+        result.arenaLength = arena.size;
+    }
+};
+
+extern "C" {
+
+CSimdJSON_Parser *CSimdJSON_ParserCreate(void) { return new (std::nothrow) CSimdJSON_Parser(); }
+
+void CSimdJSON_ParserDestroy(CSimdJSON_Parser *parser) { delete parser; }
+
+size_t CSimdJSON_ParserRetainedBytes(const CSimdJSON_Parser *parser) {
+    // simdjson keeps ~4 bytes of structural index and 5/3 bytes of string buffer per input byte.
+    return parser->json.capacity() * 6 + parser->arena.capacity + parser->sectionContent.capacity +
+           parser->discard.capacity + parser->sortScratch.capacity + parser->idBytes.capacity() +
+           parser->items.capacity() * sizeof(CSimdJSON_Item) + parser->sections.capacity() * sizeof(CSimdJSON_Section);
+}
+
+const CSimdJSON_Result *CSimdJSON_Parse(CSimdJSON_Parser *parser, const uint8_t *bytes, size_t length,
+                                        size_t capacity) {
+    parser->parse(bytes, length, capacity);
+    return &parser->result;
+}
+
+uint8_t *CSimdJSON_TakeArena(CSimdJSON_Parser *parser) { return parser->arena.take(); }
+
+void CSimdJSON_FreeArena(uint8_t *arena) { std::free(arena); }
+
+}  // extern "C"

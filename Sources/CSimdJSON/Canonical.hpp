@@ -1,0 +1,195 @@
+// Canonical content encoding: the byte buffer, the number normaliser and the hash.
+//
+// Encoding (injective: every value is self-delimiting and tags never collide with what may follow them):
+//   null 'n' | true 't' | false 'f'
+//   number  '0' (any zero, sign ignored)
+//         | ('+' | '-') zigzag-varint(E) varint(n) d1..dn   value = ±d1..dn × 10^E, d1 != '0', dn != '0'
+//   string  's' varint(byte count) unescaped UTF-8 bytes
+//   array   '[' value* ']'
+//   object  '{' ('s' varint(count) key-bytes value)* '}'   keys strictly ascending (bytewise, prefix first)
+#pragma once
+
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <new>
+#include <string>
+#include <string_view>
+
+namespace csimdjson {
+
+/// A growable byte buffer on malloc, so that its storage can be handed to Swift and freed there.
+struct ByteBuffer {
+    uint8_t *data = nullptr;
+    size_t size = 0;
+    size_t capacity = 0;
+
+    ByteBuffer() = default;
+    ByteBuffer(const ByteBuffer &) = delete;
+    ByteBuffer &operator=(const ByteBuffer &) = delete;
+    ~ByteBuffer() { std::free(data); }
+
+    void reserve(size_t extra) {
+        if (size + extra <= capacity) { return; }
+        size_t wanted = capacity * 2 > size + extra ? capacity * 2 : size + extra;
+        if (wanted < 4096) { wanted = 4096; }
+        auto *grown = static_cast<uint8_t *>(std::realloc(data, wanted));
+        if (grown == nullptr) { throw std::bad_alloc(); }
+        data = grown;
+        capacity = wanted;
+    }
+    void push(uint8_t byte) {
+        reserve(1);
+        data[size++] = byte;
+    }
+    void append(const void *bytes, size_t count) {
+        reserve(count);
+        if (count != 0) { std::memcpy(data + size, bytes, count); }
+        size += count;
+    }
+    void varint(uint64_t value) {
+        if (value < 0x80 && size < capacity) {  // the common case: one byte
+            data[size++] = static_cast<uint8_t>(value);
+            return;
+        }
+        reserve(10);
+        while (value >= 0x80) {
+            data[size++] = static_cast<uint8_t>(value) | 0x80;
+            value >>= 7;
+        }
+        data[size++] = static_cast<uint8_t>(value);
+    }
+    void string(std::string_view bytes) {
+        push('s');
+        varint(bytes.size());
+        append(bytes.data(), bytes.size());
+    }
+    /// Gives up the storage, trimmed to its size (the caller frees it); the buffer is empty afterwards.
+    uint8_t *take() {
+        if (size != 0 && size < capacity) {
+            if (auto *trimmed = static_cast<uint8_t *>(std::realloc(data, size))) { data = trimmed; }
+        }
+        uint8_t *taken = data;
+        data = nullptr;
+        size = capacity = 0;
+        return taken;
+    }
+};
+
+/// A JSON number token split into its parts, validated against RFC 8259's grammar.
+struct NumberToken {
+    enum Outcome { ok, syntax, exponentOutOfRange };
+    Outcome outcome = syntax;
+    size_t errorIndex = 0;         // first offending byte, when outcome == syntax
+    bool negative = false;
+    bool isInteger = false;        // written without fraction or exponent
+    std::string_view integerDigits;
+    std::string_view fractionDigits;
+    int64_t exponent = 0;          // as written, |exponent| <= maxExponent
+
+    static NumberToken parse(std::string_view text, int64_t maxExponent) {
+        NumberToken token;
+        size_t i = 0, n = text.size();
+        auto isDigit = [&](size_t at) { return at < n && text[at] >= '0' && text[at] <= '9'; };
+        auto fail = [&](size_t at) { token.outcome = syntax; token.errorIndex = at; return token; };
+        if (i < n && text[i] == '-') { token.negative = true; ++i; }
+        size_t start = i;
+        if (!isDigit(i)) { return fail(i); }
+        if (text[i] == '0') {
+            ++i;
+            if (isDigit(i)) { return fail(i); }  // leading zero
+        } else {
+            while (isDigit(i)) { ++i; }
+        }
+        token.integerDigits = text.substr(start, i - start);
+        token.isInteger = true;
+        if (i < n && text[i] == '.') {
+            token.isInteger = false;
+            size_t fraction = ++i;
+            if (!isDigit(i)) { return fail(i); }
+            while (isDigit(i)) { ++i; }
+            token.fractionDigits = text.substr(fraction, i - fraction);
+        }
+        if (i < n && (text[i] == 'e' || text[i] == 'E')) {
+            token.isInteger = false;
+            ++i;
+            bool negativeExponent = false;
+            if (i < n && (text[i] == '+' || text[i] == '-')) { negativeExponent = text[i] == '-'; ++i; }
+            if (!isDigit(i)) { return fail(i); }
+            int64_t exponent = 0;
+            bool tooBig = false;
+            while (isDigit(i)) {
+                if (!tooBig) {
+                    exponent = exponent * 10 + (text[i] - '0');
+                    tooBig = exponent > maxExponent;
+                }
+                ++i;
+            }
+            if (i != n) { return fail(i); }
+            if (tooBig) { token.outcome = exponentOutOfRange; return token; }
+            token.exponent = negativeExponent ? -exponent : exponent;
+        }
+        if (i != n) { return fail(i); }
+        token.outcome = ok;
+        return token;
+    }
+
+    /// The value as an Int64 when it is written as an integer in range.
+    bool int64Value(int64_t &out) const {
+        if (!isInteger || integerDigits.size() > 19) { return false; }
+        uint64_t magnitude = 0;
+        for (char c : integerDigits) { magnitude = magnitude * 10 + uint64_t(c - '0'); }  // < 10^19 < 2^64
+        uint64_t limit = negative ? uint64_t(INT64_MAX) + 1 : uint64_t(INT64_MAX);
+        if (magnitude > limit) { return false; }
+        out = negative ? int64_t(0 - magnitude) : int64_t(magnitude);
+        return true;
+    }
+
+    /// Appends the canonical encoding: sign, significant digits and the exponent of the last digit.
+    void encode(ByteBuffer &out) const {
+        std::string_view a = integerDigits, b = fractionDigits;
+        // Significant digits are a ++ b without leading and trailing zeros.
+        while (!a.empty() && a.front() == '0') { a.remove_prefix(1); }
+        if (a.empty()) { while (!b.empty() && b.front() == '0') { b.remove_prefix(1); } }
+        int64_t scale = exponent - int64_t(fractionDigits.size());
+        while (!b.empty() && b.back() == '0') { b.remove_suffix(1); ++scale; }
+        if (b.empty()) {
+            while (!a.empty() && a.back() == '0') { a.remove_suffix(1); ++scale; }
+        }
+        if (a.empty() && b.empty()) {
+            out.push('0');
+            return;
+        }
+        out.push(negative ? '-' : '+');
+        out.varint((uint64_t(scale) << 1) ^ uint64_t(scale >> 63));
+        out.varint(a.size() + b.size());
+        out.append(a.data(), a.size());
+        out.append(b.data(), b.size());
+    }
+};
+
+/// A 64-bit hash of a byte range (MurmurHash3's 64-bit mixing on 8-byte words, then fmix64).
+inline uint64_t hashBytes(const uint8_t *bytes, size_t count) {
+    const uint64_t c1 = 0x87c37b91114253d5ULL, c2 = 0x4cf5ad432745937fULL;
+    auto rotl = [](uint64_t x, int r) { return (x << r) | (x >> (64 - r)); };
+    uint64_t h = 0x9e3779b97f4a7c15ULL ^ count;
+    size_t i = 0;
+    for (; i + 8 <= count; i += 8) {
+        uint64_t k;
+        std::memcpy(&k, bytes + i, 8);
+        k *= c1; k = rotl(k, 31); k *= c2;
+        h ^= k; h = rotl(h, 27) * 5 + 0x52dce729;
+    }
+    if (i < count) {
+        uint64_t k = 0;
+        std::memcpy(&k, bytes + i, count - i);
+        k *= c1; k = rotl(k, 31); k *= c2;
+        h ^= k;
+    }
+    h ^= h >> 33; h *= 0xff51afd7ed558ccdULL;
+    h ^= h >> 33; h *= 0xc4ceb9fe1a85ec53ULL;
+    h ^= h >> 33;
+    return h;
+}
+
+}  // namespace csimdjson

@@ -1,0 +1,184 @@
+/*
+ * CSimdJSON — a plain C view of a simdjson On-Demand walk over one snapdiff request body.
+ *
+ * Design: one call (CSimdJSON_Parse) walks the whole body once and fills flat arrays owned by a reusable
+ * parser handle: sections, items, string-id bytes, violations, and one arena holding the canonical encoding
+ * of every item's and section's content (plus the "options" value). Swift copies the small arrays and takes
+ * ownership of the arena (CSimdJSON_TakeArena), so content bytes are never copied.
+ *
+ * Everything a result points to stays valid until the next CSimdJSON_Parse or CSimdJSON_ParserDestroy on the
+ * same handle. A handle is not thread-safe: use one per thread (or a pool).
+ */
+#ifndef CSIMDJSON_H
+#define CSIMDJSON_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Bytes that must be readable (any value) after the last input byte: `capacity >= length + this`. */
+#define CSimdJSON_PADDING 64
+/** Deepest nesting of arrays and objects accepted; the request object itself is level 1. */
+#define CSimdJSON_MAX_DEPTH 128
+/** Largest magnitude of a number's written exponent (`1e1000000000` is accepted, `1e1000000001` is not). */
+#define CSimdJSON_MAX_EXPONENT 1000000000LL
+/** Violations recorded at most; later ones are only counted. */
+#define CSimdJSON_MAX_VIOLATIONS 100
+
+/** CSimdJSON_Result.status */
+enum {
+    CSimdJSON_StatusOK = 0,          /* parsed; the request may still carry violations */
+    CSimdJSON_StatusEmpty = 1,       /* no JSON value: empty or whitespace only */
+    CSimdJSON_StatusSyntax = 2,      /* not JSON: see syntax and errorOffset */
+    CSimdJSON_StatusInvalidUTF8 = 3, /* errorOffset is -1: the caller locates the first bad byte */
+    CSimdJSON_StatusTooDeep = 4,     /* errorOffset: the bracket that opens level CSimdJSON_MAX_DEPTH + 1 */
+    CSimdJSON_StatusTooLarge = 5,    /* longer than simdjson accepts (4 GiB) */
+    CSimdJSON_StatusOutOfMemory = 6
+};
+
+/** CSimdJSON_Result.syntax, when status is CSimdJSON_StatusSyntax. */
+enum {
+    CSimdJSON_SyntaxObject = 1,         /* bad object punctuation (member name, ':', ',' or '}') */
+    CSimdJSON_SyntaxArray = 2,          /* bad array punctuation (',' or ']') */
+    CSimdJSON_SyntaxValue = 3,          /* a value cannot start here */
+    CSimdJSON_SyntaxLiteral = 4,        /* misspelt true / false / null */
+    CSimdJSON_SyntaxNumber = 5,         /* errorOffset is the first offending byte of the number */
+    CSimdJSON_SyntaxString = 6,         /* bad escape or lone surrogate; errorOffset is the opening quote */
+    CSimdJSON_SyntaxUnclosedString = 7, /* errorOffset is -1: the caller locates the string */
+    CSimdJSON_SyntaxControlCharacter = 8, /* unescaped U+0000..U+001F in a string; errorOffset is -1 */
+    CSimdJSON_SyntaxTrailing = 9,       /* content after the document */
+    CSimdJSON_SyntaxIncomplete = 10     /* the document ends inside an array or object */
+};
+
+/** CSimdJSON_ID.kind */
+enum {
+    CSimdJSON_IDNone = 0,    /* implicit section (bare {"items": [...]}) or missing/invalid id */
+    CSimdJSON_IDString = 1,  /* bytes at idBytes[offset ..< offset + length], unescaped UTF-8 */
+    CSimdJSON_IDInteger = 2  /* value in integer */
+};
+
+/** CSimdJSON_Violation.kind */
+enum {
+    CSimdJSON_ViolationExpectedObject = 1,
+    CSimdJSON_ViolationExpectedArray = 2,
+    CSimdJSON_ViolationExpectedID = 3,        /* expected string or integer */
+    CSimdJSON_ViolationMissingMember = 4,     /* the path names the missing member */
+    CSimdJSON_ViolationUnknownMember = 5,     /* detail: where it was found ("request" or "snapshot") */
+    CSimdJSON_ViolationDuplicateMember = 6,
+    CSimdJSON_ViolationSectionsAndItems = 7,  /* a snapshot has both "sections" and "items" */
+    CSimdJSON_ViolationExponentRange = 8
+};
+
+/** What was found instead (CSimdJSON_Violation.found). */
+enum {
+    CSimdJSON_FoundNothing = 0,
+    CSimdJSON_FoundObject = 1,
+    CSimdJSON_FoundArray = 2,
+    CSimdJSON_FoundString = 3,
+    CSimdJSON_FoundNumber = 4,           /* an integer, where it is not expected */
+    CSimdJSON_FoundFractionalNumber = 5, /* a number written with a fraction or an exponent */
+    CSimdJSON_FoundIntegerOutOfRange = 6,
+    CSimdJSON_FoundBoolean = 7,
+    CSimdJSON_FoundNull = 8
+};
+
+/** An item's or a section's id. */
+typedef struct CSimdJSON_ID {
+    int64_t integer;
+    uint64_t offset;
+    uint32_t length;
+    uint8_t kind;
+} CSimdJSON_ID;
+
+/** A canonical content encoding in the arena, and its 64-bit hash. */
+typedef struct CSimdJSON_Content {
+    uint64_t offset;
+    uint64_t length;
+    uint64_t hash;
+} CSimdJSON_Content;
+
+typedef struct CSimdJSON_Item {
+    CSimdJSON_ID id;
+    CSimdJSON_Content content;
+} CSimdJSON_Item;
+
+typedef struct CSimdJSON_Section {
+    CSimdJSON_ID id;
+    CSimdJSON_Content content;
+    uint64_t firstItem;
+    uint64_t itemCount;
+} CSimdJSON_Section;
+
+typedef struct CSimdJSON_Snapshot {
+    uint64_t firstSection;
+    uint64_t sectionCount;
+    uint8_t present;
+} CSimdJSON_Snapshot;
+
+/** A valid-JSON value that breaks the request schema. Path and detail are UTF-8 in `text`. */
+typedef struct CSimdJSON_Violation {
+    int64_t byteOffset; /* -1 when there is no single place (a missing member) */
+    uint64_t pathOffset;
+    uint64_t detailOffset;
+    uint32_t pathLength;
+    uint32_t detailLength;
+    uint8_t kind;
+    uint8_t found;
+} CSimdJSON_Violation;
+
+typedef struct CSimdJSON_Result {
+    uint32_t status;
+    uint32_t syntax;
+    int64_t errorOffset;
+
+    CSimdJSON_Snapshot oldSnapshot;
+    CSimdJSON_Snapshot newSnapshot;
+    const CSimdJSON_Section *sections;
+    size_t sectionCount;
+    const CSimdJSON_Item *items;
+    size_t itemCount;
+    const uint8_t *idBytes;
+    size_t idByteCount;
+
+    const CSimdJSON_Violation *violations;
+    size_t violationCount;
+    size_t violationsOmitted;
+    const uint8_t *text;
+    size_t textLength;
+
+    uint8_t hasOptions;
+    uint64_t optionsOffset; /* canonical encoding of the "options" value, in the arena */
+    uint64_t optionsLength;
+    size_t arenaLength;
+} CSimdJSON_Result;
+
+typedef struct CSimdJSON_Parser CSimdJSON_Parser;
+
+/** A new parser handle, or NULL when memory is exhausted. */
+CSimdJSON_Parser *CSimdJSON_ParserCreate(void);
+void CSimdJSON_ParserDestroy(CSimdJSON_Parser *parser);
+/** Bytes the handle keeps allocated between parses (to decide whether to pool it). */
+size_t CSimdJSON_ParserRetainedBytes(const CSimdJSON_Parser *parser);
+
+/**
+ * Walks `bytes[0 ..< length]`; `capacity >= length + CSimdJSON_PADDING` bytes must be readable.
+ * Never returns NULL. The result belongs to the handle.
+ */
+const CSimdJSON_Result *CSimdJSON_Parse(CSimdJSON_Parser *parser, const uint8_t *bytes, size_t length,
+                                        size_t capacity);
+
+/**
+ * Hands the last parse's arena (result->arenaLength bytes, maybe NULL when empty) to the caller, who frees it
+ * with CSimdJSON_FreeArena. The handle starts a new arena on the next parse.
+ */
+uint8_t *CSimdJSON_TakeArena(CSimdJSON_Parser *parser);
+void CSimdJSON_FreeArena(uint8_t *arena);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* CSIMDJSON_H */

@@ -1,0 +1,123 @@
+import Logging
+import MicroHTTP
+
+/// The snapdiff HTTP API: routes requests to `POST /diff` and the operational endpoints, and turns every
+/// error into RFC 9457 problem+json. One value serves every worker thread.
+public struct DiffService: Sendable {
+    private let readiness: Readiness
+    private let logger: Logger
+
+    /// A route: its path, its one method, and what answers it.
+    private struct Route: Sendable {
+        var method: String
+        var answer: @Sendable (DiffService, HTTPRequest) -> HTTPResponse
+    }
+
+    private static let routes: [String: Route] = [
+        "/": Route(method: "GET") { service, _ in service.index() },
+        "/diff": Route(method: "POST") { service, request in service.diff(request) },
+        "/healthz": Route(method: "GET") { _, _ in DiffService.json(#"{"status":"ok"}"#) },
+        "/readyz": Route(method: "GET") { service, _ in service.ready() },
+        "/openapi.yaml": Route(method: "GET") { _, _ in
+            HTTPResponse(status: 200, headers: ["Content-Type": "application/yaml"], body: OpenAPIDocument.bytes)
+        },
+    ]
+
+    /// Creates the service.
+    ///
+    /// - Parameters:
+    ///   - readiness: The shared readiness state (`/readyz`).
+    ///   - logger: Where one line per request goes.
+    public init(readiness: Readiness = Readiness(), logger: Logger = Logger(label: "snapdiff")) {
+        self.readiness = readiness
+        self.logger = logger
+    }
+
+    /// Answers one request; never throws, never traps on any input.
+    ///
+    /// - Parameter request: The complete request.
+    /// - Returns: The response, problem+json for every error.
+    public func respond(to request: HTTPRequest) -> HTTPResponse {
+        let clock = ContinuousClock()
+        let start = clock.now
+        let response = route(request)
+        let elapsed = start.duration(to: clock.now)
+        logger.info(
+            "request",
+            metadata: [
+                "method": "\(request.method)", "path": "\(request.path)", "status": "\(response.status)",
+                "bytes_in": "\(request.body.count)", "bytes_out": "\(response.body.count)",
+                "duration_ms": "\(elapsed.milliseconds)",
+            ])
+        return response
+    }
+
+    private func route(_ request: HTTPRequest) -> HTTPResponse {
+        guard let route = Self.routes[request.path] else {
+            return Problem(.notFound, detail: "No resource at \(request.path); see GET / for the routes.")
+                .response(instance: request.path)
+        }
+        guard route.method == request.method else {
+            var problem = Problem(
+                .methodNotAllowed, detail: "\(request.path) accepts \(route.method), not \(request.method).")
+            problem.allowedMethods = [route.method]
+            return problem.response(instance: request.path)
+        }
+        return route.answer(self, request)
+    }
+
+    private func diff(_ request: HTTPRequest) -> HTTPResponse {
+        guard Self.isJSON(request.header("content-type")) else {
+            let given = request.header("content-type").map { "Content-Type \($0)" } ?? "no Content-Type"
+            return Problem(
+                .unsupportedMediaType,
+                detail: "\(given); send application/json (or any +json type), e.g. curl --json @request.json.")
+                .response(instance: request.path)
+        }
+        return DiffEndpoint.respond(to: request.body)
+    }
+
+    private func index() -> HTTPResponse {
+        var writer = JSONWriter()
+        writer.beginObject()
+        writer.member("name", ServiceInfo.name)
+        writer.member("version", ServiceInfo.version)
+        writer.key("links")
+        writer.beginObject()
+        writer.member("diff", "/diff")
+        writer.member("openapi", "/openapi.yaml")
+        writer.member("health", "/healthz")
+        writer.member("ready", "/readyz")
+        writer.endObject()
+        writer.endObject()
+        return HTTPResponse(status: 200, headers: ["Content-Type": "application/json"], body: writer.bytes)
+    }
+
+    private func ready() -> HTTPResponse {
+        guard readiness.isReady else {
+            return Problem(.shuttingDown, detail: "The service is shutting down and takes no new work.")
+                .response(instance: "/readyz")
+        }
+        return Self.json(#"{"status":"ready"}"#)
+    }
+
+    private static func json(_ text: String) -> HTTPResponse {
+        HTTPResponse(status: 200, headers: ["Content-Type": "application/json"], body: Array(text.utf8))
+    }
+
+    /// Whether a Content-Type is `application/json` or any `+json` type, parameters ignored.
+    static func isJSON(_ contentType: String?) -> Bool {
+        guard let contentType else { return false }
+        let mediaType = String(
+            contentType.prefix { $0 != ";" }.drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed()
+        ).lowercased()
+        return mediaType == "application/json" || (mediaType.hasSuffix("+json") && mediaType.contains("/"))
+    }
+}
+
+extension Duration {
+    /// The duration in milliseconds, to the microsecond.
+    var milliseconds: Double {
+        Double(components.seconds) * 1000 + Double(components.attoseconds / 1_000_000_000_000) / 1000
+    }
+}

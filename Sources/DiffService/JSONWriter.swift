@@ -1,0 +1,176 @@
+/// A minimal streaming JSON writer for the service's responses: objects, arrays, integers, booleans and
+/// strings, compact or pretty-printed (two-space indentation), appended to one byte buffer.
+///
+/// Responses hold little more than integers and fixed member names, and a 100,000-change response is
+/// megabytes; Foundation's `JSONSerialization` writes ~2 MB/s here, so the service writes bytes directly.
+public struct JSONWriter: Sendable {
+    /// The bytes written so far.
+    public private(set) var bytes: [UInt8] = []
+    private let pretty: Bool
+    private var depth = 0
+    /// Whether the current container already holds a value (a comma is due before the next).
+    private var hasValue = false
+    /// Whether a member name was just written (the value follows on the same line).
+    private var afterKey = false
+
+    /// Creates a writer.
+    ///
+    /// - Parameters:
+    ///   - pretty: Whether to indent with two spaces and break lines.
+    ///   - capacity: Bytes to reserve up front.
+    public init(pretty: Bool = false, capacity: Int = 256) {
+        self.pretty = pretty
+        bytes.reserveCapacity(capacity)
+    }
+
+    /// Opens an object.
+    public mutating func beginObject() { open(UInt8(ascii: "{")) }
+    /// Closes the current object.
+    public mutating func endObject() { close(UInt8(ascii: "}")) }
+    /// Opens an array.
+    public mutating func beginArray() { open(UInt8(ascii: "[")) }
+    /// Closes the current array.
+    public mutating func endArray() { close(UInt8(ascii: "]")) }
+
+    /// Writes a member name; the next call writes its value.
+    ///
+    /// - Parameter name: The member name.
+    public mutating func key(_ name: String) {
+        separate()
+        writeString(name)
+        bytes.append(UInt8(ascii: ":"))
+        if pretty { bytes.append(UInt8(ascii: " ")) }
+        afterKey = true
+    }
+
+    /// Writes an integer.
+    public mutating func value(_ number: Int) {
+        separate()
+        writeInteger(number)
+        hasValue = true
+    }
+
+    /// Writes a boolean.
+    public mutating func value(_ flag: Bool) {
+        separate()
+        bytes.append(contentsOf: flag ? Array("true".utf8) : Array("false".utf8))
+        hasValue = true
+    }
+
+    /// Writes a string, escaped.
+    public mutating func value(_ string: String) {
+        separate()
+        writeString(string)
+        hasValue = true
+    }
+
+    /// Writes `null`.
+    public mutating func null() {
+        separate()
+        bytes.append(contentsOf: "null".utf8)
+        hasValue = true
+    }
+
+    /// Writes bytes that already form one JSON value (for example a value copied from a request).
+    ///
+    /// - Parameter json: A complete, valid JSON value.
+    public mutating func raw<Bytes: Sequence<UInt8>>(_ json: Bytes) {
+        separate()
+        bytes.append(contentsOf: json)
+        hasValue = true
+    }
+
+    /// Writes `[a, b]` on one line, as used for paths and moves.
+    public mutating func pair(_ first: Int, _ second: Int) {
+        separate()
+        bytes.append(UInt8(ascii: "["))
+        writeInteger(first)
+        bytes.append(UInt8(ascii: ","))
+        if pretty { bytes.append(UInt8(ascii: " ")) }
+        writeInteger(second)
+        bytes.append(UInt8(ascii: "]"))
+        hasValue = true
+    }
+
+    /// Convenience: a member with an integer value.
+    public mutating func member(_ name: String, _ number: Int) {
+        key(name)
+        value(number)
+    }
+
+    /// Convenience: a member with a string value.
+    public mutating func member(_ name: String, _ string: String) {
+        key(name)
+        value(string)
+    }
+
+    /// Ends the document with a newline when pretty-printing (as curl users expect).
+    public mutating func finish() {
+        if pretty { bytes.append(UInt8(ascii: "\n")) }
+    }
+
+    private mutating func open(_ bracket: UInt8) {
+        separate()
+        bytes.append(bracket)
+        depth += 1
+        hasValue = false
+    }
+
+    private mutating func close(_ bracket: UInt8) {
+        depth -= 1
+        if pretty && hasValue { newline() }
+        bytes.append(bracket)
+        hasValue = true
+    }
+
+    private mutating func separate() {
+        if afterKey {
+            afterKey = false
+            return
+        }
+        if hasValue { bytes.append(UInt8(ascii: ",")) }
+        if pretty && depth > 0 { newline() }
+    }
+
+    private mutating func newline() {
+        bytes.append(UInt8(ascii: "\n"))
+        bytes.append(contentsOf: repeatElement(UInt8(ascii: " "), count: 2 * depth))
+    }
+
+    private mutating func writeInteger(_ number: Int) {
+        if number < 0 {
+            bytes.append(UInt8(ascii: "-"))
+            if number == .min {
+                bytes.append(contentsOf: "9223372036854775808".utf8)
+                return
+            }
+        }
+        var magnitude = number.magnitude
+        let start = bytes.count
+        repeat {
+            bytes.append(UInt8(ascii: "0") + UInt8(magnitude % 10))
+            magnitude /= 10
+        } while magnitude > 0
+        bytes[start...].reverse()
+    }
+
+    private mutating func writeString(_ string: String) {
+        bytes.append(UInt8(ascii: "\""))
+        for byte in string.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""): bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
+            case UInt8(ascii: "\\"): bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
+            case UInt8(ascii: "\n"): bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
+            case UInt8(ascii: "\r"): bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
+            case UInt8(ascii: "\t"): bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
+            case 0..<0x20:
+                let hex = Array("0123456789abcdef".utf8)
+                bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0")])
+                bytes.append(hex[Int(byte >> 4)])
+                bytes.append(hex[Int(byte & 0xF)])
+            default: bytes.append(byte)
+            }
+        }
+        bytes.append(UInt8(ascii: "\""))
+    }
+}

@@ -1,0 +1,108 @@
+import MicroHTTP
+
+/// An RFC 9457 problem: what went wrong with a request, where, and nothing else happens.
+///
+/// Every error the service answers with becomes a `Problem` and is written in one place
+/// (``response(instance:)``), as `application/problem+json`.
+public struct Problem: Error, Sendable {
+    /// A value that is wrong, by JSON path.
+    public struct FieldError: Hashable, Sendable {
+        /// The JSON path of the value, such as `new.sections[2].items[7].id`.
+        public var path: String
+        /// What is wrong with it.
+        public var message: String
+
+        /// Creates a field error.
+        public init(path: String, message: String) {
+            self.path = path
+            self.message = message
+        }
+    }
+
+    /// An id that a snapshot repeats, and the JSON paths of every occurrence.
+    public struct Duplicate: Sendable {
+        /// `old` or `new`.
+        public var snapshot: String
+        /// `section` or `item`.
+        public var kind: String
+        /// Writes the id as JSON (a string or an integer).
+        public var writeID: @Sendable (inout JSONWriter) -> Void
+        /// The paths of every occurrence.
+        public var paths: [String]
+    }
+
+    /// The kind of problem.
+    public var type: ProblemType
+    /// A human-readable explanation of this occurrence.
+    public var detail: String
+    /// For syntax errors: the 1-based line.
+    public var line: Int?
+    /// For syntax errors: the 1-based column, in Unicode scalars.
+    public var column: Int?
+    /// For syntax errors and bad bytes: the 0-based byte offset in the body.
+    public var offset: Int?
+    /// For invalid values: every offending value.
+    public var errors: [FieldError] = []
+    /// For duplicate ids: every duplicate.
+    public var duplicates: [Duplicate] = []
+    /// For limits: the limit.
+    public var limit: Int?
+    /// For 405: the allowed methods, sent in `Allow`.
+    public var allowedMethods: [String] = []
+
+    /// Creates a problem.
+    public init(_ type: ProblemType, detail: String) {
+        self.type = type
+        self.detail = detail
+    }
+
+    /// The problem as an HTTP response with `Content-Type: application/problem+json`.
+    ///
+    /// - Parameter instance: The request path, reported as `instance`.
+    public func response(instance: String) -> HTTPResponse {
+        var writer = JSONWriter(pretty: false)
+        writer.beginObject()
+        writer.member("type", type.uri)
+        writer.member("title", type.title)
+        writer.member("status", type.status)
+        writer.member("detail", detail)
+        writer.member("instance", instance)
+        if let line { writer.member("line", line) }
+        if let column { writer.member("column", column) }
+        if let offset { writer.member("offset", offset) }
+        if let limit { writer.member("limit", limit) }
+        if !errors.isEmpty {
+            writer.key("errors")
+            writer.beginArray()
+            for error in errors {
+                writer.beginObject()
+                writer.member("path", error.path)
+                writer.member("message", error.message)
+                writer.endObject()
+            }
+            writer.endArray()
+        }
+        if !duplicates.isEmpty {
+            writer.key("duplicates")
+            writer.beginArray()
+            for duplicate in duplicates {
+                writer.beginObject()
+                writer.member("snapshot", duplicate.snapshot)
+                writer.member("kind", duplicate.kind)
+                writer.key("id")
+                duplicate.writeID(&writer)
+                writer.key("paths")
+                writer.beginArray()
+                for path in duplicate.paths { writer.value(path) }
+                writer.endArray()
+                writer.endObject()
+            }
+            writer.endArray()
+        }
+        writer.endObject()
+        writer.finish()
+        var headers: HTTPHeaders = ["Content-Type": "application/problem+json"]
+        if !allowedMethods.isEmpty { headers.add(name: "Allow", value: allowedMethods.joined(separator: ", ")) }
+        return HTTPResponse(status: type.status, headers: headers, body: writer.bytes)
+    }
+}

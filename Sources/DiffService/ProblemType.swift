@@ -1,0 +1,51 @@
+/// Every kind of problem the service reports, each with a stable RFC 9457 `type` URI
+/// (`urn:snapdiff:problem:<slug>`), its status and its title. openapi.yaml lists the same set.
+public enum ProblemType: String, CaseIterable, Sendable {
+    case notFound = "not-found"
+    case methodNotAllowed = "method-not-allowed"
+    case unsupportedMediaType = "unsupported-media-type"
+    case contentTooLarge = "content-too-large"
+    case emptyBody = "empty-body"
+    case malformedJSON = "malformed-json"
+    case invalidUTF8 = "invalid-utf8"
+    case nestingTooDeep = "nesting-too-deep"
+    case invalidRequest = "invalid-request"
+    case duplicateIDs = "duplicate-ids"
+    case internalError = "internal-error"
+    case shuttingDown = "shutting-down"
+
+    /// The `type` member: a URN, stable across versions and deployments.
+    public var uri: String { "urn:snapdiff:problem:\(rawValue)" }
+
+    /// The HTTP status.
+    public var status: Int {
+        switch self {
+        case .notFound: 404
+        case .methodNotAllowed: 405
+        case .unsupportedMediaType: 415
+        case .contentTooLarge: 413
+        case .emptyBody, .malformedJSON, .invalidUTF8, .nestingTooDeep: 400
+        case .invalidRequest, .duplicateIDs: 422
+        case .internalError: 500
+        case .shuttingDown: 503
+        }
+    }
+
+    /// The `title` member: the same for every occurrence of the problem.
+    public var title: String {
+        switch self {
+        case .notFound: "Not found"
+        case .methodNotAllowed: "Method not allowed"
+        case .unsupportedMediaType: "Unsupported media type"
+        case .contentTooLarge: "Content too large"
+        case .emptyBody: "Empty body"
+        case .malformedJSON: "Malformed JSON"
+        case .invalidUTF8: "Invalid UTF-8"
+        case .nestingTooDeep: "Nesting too deep"
+        case .invalidRequest: "Invalid request"
+        case .duplicateIDs: "Duplicate ids"
+        case .internalError: "Internal error"
+        case .shuttingDown: "Shutting down"
+        }
+    }
+}

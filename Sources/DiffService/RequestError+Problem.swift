@@ -1,0 +1,38 @@
+import SnapshotJSON
+
+extension RequestError {
+    /// The problem a request reading error is answered with.
+    var problem: Problem {
+        switch self {
+        case .emptyBody:
+            return Problem(.emptyBody, detail: "The request body is empty; send a JSON object with \"old\" and \"new\".")
+        case .malformedJSON(let message, let offset, let line, let column):
+            var problem = Problem(.malformedJSON, detail: "\(message) at line \(line), column \(column) (byte \(offset)).")
+            (problem.line, problem.column, problem.offset) = (line, column, offset)
+            return problem
+        case .invalidUTF8(let offset):
+            var problem = Problem(.invalidUTF8, detail: "The body is not valid UTF-8 at byte \(offset).")
+            problem.offset = offset
+            return problem
+        case .tooDeep(let limit, let offset):
+            var problem = Problem(
+                .nestingTooDeep, detail: "Arrays and objects nest deeper than \(limit) levels (at byte \(offset)).")
+            problem.limit = limit
+            problem.offset = offset
+            return problem
+        case .tooLarge(let count):
+            return Problem(.contentTooLarge, detail: "The body of \(count) bytes is larger than the parser accepts.")
+        case .invalid(let violations):
+            var problem = Problem(
+                .invalidRequest,
+                detail: violations.count == 1
+                    ? "\(Self.display(violations[0].path)): \(violations[0].message)"
+                    : "\(violations.count) values are invalid; see errors.")
+            problem.errors = violations.map { Problem.FieldError(path: Self.display($0.path), message: $0.message) }
+            return problem
+        }
+    }
+
+    /// The root's path is empty in the reader; problems call it `$`.
+    private static func display(_ path: String) -> String { path.isEmpty ? "$" : path }
+}

@@ -1,0 +1,39 @@
+import Logging
+import MicroHTTP
+
+/// Runs the service until SIGTERM or SIGINT, then shuts down gracefully: `/readyz` turns 503, the listening
+/// socket closes, in-flight requests finish (bounded by the grace period), and the process exits 0.
+public enum ServiceRunner {
+    /// Serves until a termination signal.
+    ///
+    /// Call it before any other thread exists: it blocks SIGTERM and SIGINT first, so that every thread
+    /// the HTTP layer starts inherits the mask and the signal is taken by `sigwait` alone.
+    ///
+    /// - Parameters:
+    ///   - configuration: Binding and limits.
+    ///   - logger: Where the service logs.
+    ///   - onStart: Called with the bound port once the server accepts connections.
+    /// - Throws: ``HTTPServerError`` when the server cannot start (port in use, bad host …).
+    public static func run(
+        _ configuration: ServiceConfiguration, logger: Logger, onStart: (Int) -> Void = { _ in }
+    ) throws(HTTPServerError) {
+        TerminationSignals.block()
+        let readiness = Readiness()
+        let service = DiffService(readiness: readiness, logger: logger)
+        let server = HTTPServer(configuration: configuration.http) { request in service.respond(to: request) }
+        try server.start()
+        let port = server.port ?? configuration.port
+        logger.info(
+            "listening",
+            metadata: [
+                "host": "\(configuration.host)", "port": "\(port)", "threads": "\(configuration.threads)",
+                "max_body_bytes": "\(configuration.maxBodyBytes)", "version": "\(ServiceInfo.version)",
+            ])
+        onStart(port)
+        let signal = TerminationSignals.wait()
+        logger.info("shutting down", metadata: ["signal": "\(signal)"])
+        readiness.beginShutdown()
+        server.shutdown(grace: configuration.shutdownGracePeriod)
+        logger.info("stopped")
+    }
+}

@@ -1,0 +1,127 @@
+/// An ordered list of HTTP header fields, as received or to be sent.
+///
+/// Names are compared without regard to ASCII case (HTTP field names are case-insensitive).
+/// Headers received from a client have lowercased names; headers you build keep the case you give.
+/// Repeated names are kept as separate fields, in order.
+///
+/// ```swift
+/// let headers: HTTPHeaders = ["Content-Type": "application/json"]
+/// headers["content-type"]   // "application/json"
+/// ```
+public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionaryLiteral {
+    /// One header field.
+    public struct Field: Sendable, Hashable {
+        /// The field name (lowercase for received requests).
+        public let name: String
+        /// The field value, unmodified.
+        public var value: String
+
+        /// Creates a field.
+        /// - Parameters:
+        ///   - name: The field name, in the case it should be sent.
+        ///   - value: The field value.
+        public init(name: String, value: String) {
+            self.name = name
+            self.value = value
+        }
+
+        /// Whether this field is called `other`, ignoring ASCII case.
+        /// - Complexity: O(*m*) in the length of the name.
+        public func hasName(_ other: String) -> Bool {
+            asciiCaseInsensitiveEquals(name, other)
+        }
+    }
+
+    /// The fields in order.
+    public private(set) var fields: [Field]
+
+    /// Creates an empty header list.
+    public init() {
+        fields = []
+    }
+
+    /// Creates a header list from fields.
+    /// - Parameter fields: The fields, in order.
+    public init(_ fields: [Field]) {
+        self.fields = fields
+    }
+
+    /// Creates a header list from `name: value` pairs.
+    /// - Parameter elements: Pairs of field name (any case) and value.
+    public init(dictionaryLiteral elements: (String, String)...) {
+        fields = elements.map { Field(name: $0.0, value: $0.1) }
+    }
+
+    /// The value of the first field called `name`, or `nil`.
+    ///
+    /// - Parameter name: A field name, in any case.
+    /// - Complexity: O(*n*) in the number of fields.
+    public subscript(name: String) -> String? {
+        fields.first { $0.hasName(name) }?.value
+    }
+
+    /// The values of every field called `name`, in order.
+    ///
+    /// - Parameter name: A field name, in any case.
+    /// - Complexity: O(*n*) in the number of fields.
+    public func values(for name: String) -> [String] {
+        fields.filter { $0.hasName(name) }.map(\.value)
+    }
+
+    /// Appends a field, keeping any existing field of the same name.
+    /// - Parameters:
+    ///   - name: The field name, in any case.
+    ///   - value: The field value.
+    public mutating func add(name: String, value: String) {
+        fields.append(Field(name: name, value: value))
+    }
+
+    /// Replaces every field called `name` with a single field.
+    /// - Parameters:
+    ///   - name: The field name, in any case.
+    ///   - value: The new value.
+    public mutating func replaceOrAdd(name: String, value: String) {
+        fields.removeAll { $0.hasName(name) }
+        fields.append(Field(name: name, value: value))
+    }
+
+    /// Appends a field as is (used when copying out of C).
+    mutating func append(_ field: Field) {
+        fields.append(field)
+    }
+
+    /// Reserves room for `count` fields.
+    mutating func reserveCapacity(_ count: Int) {
+        fields.reserveCapacity(count)
+    }
+
+    /// The number of fields.
+    public var count: Int { fields.count }
+
+    /// Iterates over the fields in order.
+    public func makeIterator() -> IndexingIterator<[Field]> {
+        fields.makeIterator()
+    }
+}
+
+/// ASCII case-insensitive equality of two strings (HTTP field names are ASCII tokens).
+func asciiCaseInsensitiveEquals(_ lhs: String, _ rhs: String) -> Bool {
+    var left = lhs.utf8.makeIterator()
+    var right = rhs.utf8.makeIterator()
+    while true {
+        switch (left.next(), right.next()) {
+        case (nil, nil):
+            return true
+        case let (l?, r?):
+            if l != r && asciiLowercase(l) != asciiLowercase(r) { return false }
+        default:
+            return false
+        }
+    }
+}
+
+/// `byte` lowercased if it is an ASCII capital letter.
+@inline(__always)
+func asciiLowercase(_ byte: UInt8) -> UInt8 {
+    (byte >= 0x41 && byte <= 0x5A) ? byte | 0x20 : byte
+}

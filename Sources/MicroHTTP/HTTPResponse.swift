@@ -1,0 +1,23 @@
+/// An HTTP response to hand back to the client.
+///
+/// MicroHTTP adds `Date` and `Content-Length` itself; a `Content-Length` given here is ignored.
+/// A `Connection: close` header makes the server close the connection after sending.
+public struct HTTPResponse: Sendable, Hashable {
+    /// The status code, e.g. `200`.
+    public var status: Int
+    /// The response headers.
+    public var headers: HTTPHeaders
+    /// The response body.
+    public var body: [UInt8]
+
+    /// Creates a response.
+    /// - Parameters:
+    ///   - status: The status code (100–999).
+    ///   - headers: The headers to send.
+    ///   - body: The body bytes.
+    public init(status: Int, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = []) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+    }
+}

@@ -1,0 +1,105 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+extension HTTPServer {
+    /// How an ``HTTPServer`` binds, how many resources it may use, and how it answers on its own.
+    public struct Configuration: Sendable {
+        /// The numeric address or host name to bind, e.g. `"127.0.0.1"`, `"0.0.0.0"`, `"::"`.
+        public var host: String
+        /// The TCP port; `0` picks a free one, readable from ``HTTPServer/port`` after start.
+        public var port: Int
+        /// Worker threads; each owns its connections for life. Defaults to the online processor count.
+        public var threads: Int
+        /// The most connections served at once; further clients are refused.
+        public var connectionLimit: Int
+        /// Bytes each connection may use for the request head, buffering and response headers.
+        ///
+        /// The largest request head a client may send is a little under this; body chunks are
+        /// handed over in pieces of at most about half of it.
+        public var perConnectionMemoryLimit: Int
+        /// How long a connection may stay idle (no bytes either way) before the server closes it.
+        ///
+        /// Rounded up to whole seconds; `.zero` means never (not recommended: libmicrohttpd's epoll
+        /// loop only notices some dead peers at this timeout).
+        public var connectionTimeout: Duration
+        /// The largest request body accepted; larger ones get ``payloadTooLargeResponse``.
+        public var maxBodyBytes: Int
+        /// Spare capacity reserved after a body of known length, for parsers that read a little past
+        /// the end of their input (simdjson reads up to 64 bytes past it) without copying the body.
+        public var bodyCapacityPadding: Int = 0
+        /// How long ``HTTPServer/shutdown(grace:)`` waits for in-flight requests by default.
+        public var shutdownGracePeriod: Duration
+        /// The response sent when a body exceeds ``maxBodyBytes``; status 413 and `Connection: close`
+        /// are enforced. Defaults to a minimal RFC 9457 `application/problem+json` body.
+        public var payloadTooLargeResponse: HTTPResponse
+
+        /// Creates a configuration; every parameter has a production default.
+        /// - Parameters:
+        ///   - host: Address to bind. Default `"127.0.0.1"`.
+        ///   - port: Port to bind, `0` for any. Default `8080`.
+        ///   - threads: Worker threads. Default: online processors.
+        ///   - connectionLimit: Concurrent connections. Default `1020`.
+        ///   - perConnectionMemoryLimit: Bytes per connection. Default 64 KiB.
+        ///   - connectionTimeout: Idle timeout. Default 30 s.
+        ///   - maxBodyBytes: Largest accepted body. Default 1 MiB.
+        ///   - shutdownGracePeriod: Default grace for shutdown. Default 10 s.
+        ///   - payloadTooLargeResponse: The 413 answer. Default: problem+json.
+        public init(
+            host: String = "127.0.0.1",
+            port: Int = 8080,
+            threads: Int = Configuration.onlineProcessorCount,
+            connectionLimit: Int = 1020,
+            perConnectionMemoryLimit: Int = 64 * 1024,
+            connectionTimeout: Duration = .seconds(30),
+            maxBodyBytes: Int = 1 << 20,
+            shutdownGracePeriod: Duration = .seconds(10),
+            payloadTooLargeResponse: HTTPResponse = Configuration.defaultPayloadTooLargeResponse
+        ) {
+            self.host = host
+            self.port = port
+            self.threads = threads
+            self.connectionLimit = connectionLimit
+            self.perConnectionMemoryLimit = perConnectionMemoryLimit
+            self.connectionTimeout = connectionTimeout
+            self.maxBodyBytes = maxBodyBytes
+            self.shutdownGracePeriod = shutdownGracePeriod
+            self.payloadTooLargeResponse = payloadTooLargeResponse
+        }
+
+        /// The number of processors currently online (at least 1).
+        public static var onlineProcessorCount: Int {
+            max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+        }
+
+        /// A 413 with a minimal RFC 9457 problem body and `Connection: close`.
+        public static let defaultPayloadTooLargeResponse = HTTPResponse(
+            status: 413,
+            headers: ["Content-Type": "application/problem+json"],
+            body: Array(#"{"type":"about:blank","title":"Content Too Large","status":413}"#.utf8)
+        )
+
+        /// ``connectionTimeout`` in whole seconds, rounded up.
+        var connectionTimeoutSeconds: Int {
+            let (seconds, attoseconds) = connectionTimeout.components
+            return Int(seconds) + (attoseconds > 0 ? 1 : 0)
+        }
+
+        /// Checks the numeric fields.
+        /// - Throws: ``HTTPServerError/invalidConfiguration(_:)`` naming the first bad field.
+        func validate() throws(HTTPServerError) {
+            guard (0...65535).contains(port) else { throw .invalidConfiguration("port") }
+            guard threads >= 1 else { throw .invalidConfiguration("threads") }
+            guard connectionLimit >= 1 else { throw .invalidConfiguration("connectionLimit") }
+            guard perConnectionMemoryLimit >= 4096 else { throw .invalidConfiguration("perConnectionMemoryLimit") }
+            guard connectionTimeout >= .zero, connectionTimeoutSeconds <= Int(UInt32.max) else {
+                throw .invalidConfiguration("connectionTimeout")
+            }
+            guard maxBodyBytes >= 0 else { throw .invalidConfiguration("maxBodyBytes") }
+            guard (0...4096).contains(bodyCapacityPadding) else { throw .invalidConfiguration("bodyCapacityPadding") }
+            guard shutdownGracePeriod >= .zero else { throw .invalidConfiguration("shutdownGracePeriod") }
+        }
+    }
+}

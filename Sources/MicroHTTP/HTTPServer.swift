@@ -1,0 +1,175 @@
+internal import CMicroHTTPD
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// An HTTP/1.1 server on libmicrohttpd that hands each complete request to one synchronous handler.
+///
+/// The handler runs on libmicrohttpd's worker threads (``Configuration/threads`` of them, epoll,
+/// each owning its connections for life), so it must be quick or the other connections of that
+/// worker wait. Bodies are read fully before the handler is called; bodies over
+/// ``Configuration/maxBodyBytes`` are answered with ``Configuration/payloadTooLargeResponse``.
+///
+/// ```swift
+/// TerminationSignals.block()
+/// let server = HTTPServer(configuration: .init(port: 8080)) { request in
+///     HTTPResponse(status: 200, body: Array("hello\n".utf8))
+/// }
+/// try server.start()
+/// _ = TerminationSignals.wait()
+/// server.shutdown()
+/// ```
+public final class HTTPServer: Sendable {
+    /// The configuration the server was created with.
+    public let configuration: Configuration
+    /// State shared with the C callbacks; retained by C from start until the daemon stops.
+    let context: ServerContext
+    private let lifecycle = Mutex<Lifecycle>(.idle)
+
+    /// Creates a stopped server.
+    /// - Parameters:
+    ///   - configuration: Binding, limits and timeouts.
+    ///   - handler: Turns a complete request into a response; called concurrently on worker threads.
+    public init(
+        configuration: Configuration = Configuration(),
+        handler: @escaping @Sendable (HTTPRequest) -> HTTPResponse
+    ) {
+        self.configuration = configuration
+        self.context = ServerContext(configuration: configuration, handler: handler)
+    }
+
+    deinit {
+        // Only reached if the owner never called shutdown(): stop without grace.
+        if case .running(let daemon, _) = lifecycle.withLock({ $0 }) {
+            MHD_stop_daemon(daemon.pointer)
+            Unmanaged.passUnretained(context).release()
+        }
+    }
+
+    /// Binds the socket and starts the worker threads; returns once the server accepts connections.
+    ///
+    /// - Throws: ``HTTPServerError/invalidConfiguration(_:)``, ``HTTPServerError/invalidHost(_:)``,
+    ///   ``HTTPServerError/alreadyStarted``, or ``HTTPServerError/startFailed(port:errno:)``
+    ///   (e.g. `EADDRINUSE`).
+    public func start() throws(HTTPServerError) {
+        let configuration = self.configuration
+        let context = self.context
+        try lifecycle.withLock { (state: inout Lifecycle) throws(HTTPServerError) in
+            guard case .idle = state else { throw .alreadyStarted }
+            try configuration.validate()
+            let address = try SocketAddress(host: configuration.host, port: configuration.port)
+            var flags = MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_EPOLL.rawValue | MHD_USE_ITC.rawValue
+            if address.isIPv6 { flags |= MHD_USE_IPv6.rawValue }
+
+            let cls = Unmanaged.passRetained(context).toOpaque()  // released after MHD_stop_daemon
+            errno = 0
+            let started = address.withSockAddr { sockaddr in
+                CMicroHTTPD_start_daemon(
+                    flags, sockaddr,
+                    UInt32(configuration.threads),
+                    UInt32(configuration.connectionLimit),
+                    configuration.perConnectionMemoryLimit,
+                    UInt32(configuration.connectionTimeoutSeconds),
+                    microHTTPAccessHandler, cls,
+                    microHTTPRequestCompleted, cls,
+                    microHTTPURILog, cls
+                )
+            }
+            guard let daemon = started else {
+                let error = HTTPServerError.startFailure(port: configuration.port)
+                Unmanaged<ServerContext>.fromOpaque(cls).release()
+                throw error
+            }
+            let port = CMicroHTTPD_get_daemon_info(daemon, .DAEMON_INFO_BIND_PORT)
+                .map { Int($0.pointee.port) } ?? configuration.port
+            state = .running(DaemonHandle(pointer: daemon), port: port)
+        }
+    }
+
+    /// The bound TCP port while the server runs or shuts down (the real one when configured with 0).
+    public var port: Int? {
+        switch lifecycle.withLock({ $0 }) {
+        case .running(_, let port), .stopping(let port): return port
+        case .idle, .stopped: return nil
+        }
+    }
+
+    /// Whether ``shutdown(grace:)`` has begun (a readiness probe should then fail).
+    public var isShuttingDown: Bool {
+        context.isShuttingDown.load(ordering: .relaxed)
+    }
+
+    /// Stops gracefully and blocks until the daemon has stopped.
+    ///
+    /// Stops accepting (closing the listening socket at once, so new connections are refused),
+    /// answers every response meanwhile with `Connection: close`, waits until no connection is
+    /// left or no request has been in flight for 50 ms, for at most `grace`, then closes the
+    /// remaining (idle keep-alive, or late) connections and stops the worker threads. A handler
+    /// still running when `grace` ends is waited for, and its response is lost.
+    ///
+    /// Blocks the calling thread (call it from `main` after ``TerminationSignals/wait()``, not from
+    /// a handler). A second call, concurrent or later, or a call on a never-started server returns
+    /// at once.
+    ///
+    /// - Parameter grace: The longest wait for in-flight requests; `nil` uses
+    ///   ``Configuration/shutdownGracePeriod``.
+    public func shutdown(grace: Duration? = nil) {
+        context.isShuttingDown.store(true, ordering: .relaxed)
+        let daemon: DaemonHandle? = lifecycle.withLock { state in
+            switch state {
+            case .running(let daemon, let port):
+                state = .stopping(port: port)
+                return daemon
+            case .idle:
+                state = .stopped
+                return nil
+            case .stopping, .stopped:
+                return nil
+            }
+        }
+        guard let daemon else { return }
+
+        let listener = MHD_quiesce_daemon(daemon.pointer)
+        if listener >= 0 { close(listener) }
+
+        // Done when no connection is left, or when no request has been in flight for a settle
+        // period: a worker that was busy in the handler may still have unparsed requests of its
+        // other connections in their socket buffers, which it parses right after it finishes.
+        let clock = ContinuousClock()
+        let deadline = clock.now.advanced(by: grace ?? configuration.shutdownGracePeriod)
+        var quietSince: ContinuousClock.Instant?
+        while clock.now < deadline, currentConnections(of: daemon) > 0 {
+            if context.inFlightRequests.load(ordering: .relaxed) > 0 {
+                quietSince = nil
+            } else if let since = quietSince {
+                if since.duration(to: clock.now) >= Self.shutdownSettlePeriod { break }
+            } else {
+                quietSince = clock.now
+            }
+            var pause = timespec(tv_sec: 0, tv_nsec: 5_000_000)
+            nanosleep(&pause, nil)
+        }
+
+        MHD_stop_daemon(daemon.pointer)
+        Unmanaged.passUnretained(context).release()  // balances passRetained in start()
+        lifecycle.withLock { $0 = .stopped }
+    }
+
+    /// How long no request may be in flight before shutdown closes the remaining idle connections.
+    static let shutdownSettlePeriod = Duration.milliseconds(50)
+
+    /// Requests currently between their request line and their completion (for tests and metrics).
+    var inFlightRequestCount: Int {
+        context.inFlightRequests.load(ordering: .relaxed)
+    }
+
+    /// Connections libmicrohttpd currently holds open.
+    private func currentConnections(of daemon: DaemonHandle) -> Int {
+        CMicroHTTPD_get_daemon_info(daemon.pointer, .DAEMON_INFO_CURRENT_CONNECTIONS)
+            .map { Int($0.pointee.num_connections) } ?? 0
+    }
+}

@@ -1,0 +1,127 @@
+/// Reads values back from the canonical encoding written by CSimdJSON (grammar in `Canonical.hpp`), so that
+/// small structured parts of a request (the options) are decoded in Swift without a JSON tree.
+///
+/// The bytes come from our own encoder, so malformed input is a programming error (a trap).
+struct CanonicalReader {
+    /// The JSON type of the next value.
+    enum Kind: String {
+        case null, boolean, number, string, array, object
+    }
+
+    private let bytes: [UInt8]
+    private var position = 0
+
+    init(_ bytes: [UInt8]) {
+        self.bytes = bytes
+    }
+
+    /// The type of the value at the reading position.
+    var kind: Kind {
+        switch bytes[position] {
+        case UInt8(ascii: "n"): .null
+        case UInt8(ascii: "t"), UInt8(ascii: "f"): .boolean
+        case UInt8(ascii: "0"), UInt8(ascii: "+"), UInt8(ascii: "-"): .number
+        case UInt8(ascii: "s"): .string
+        case UInt8(ascii: "["): .array
+        case UInt8(ascii: "{"): .object
+        default: preconditionFailure("not a canonical encoding")
+        }
+    }
+
+    /// Reads a string, or returns `nil` and leaves any other value unread.
+    mutating func string() -> String? {
+        guard kind == .string else { return nil }
+        position += 1
+        let count = Int(varint())
+        defer { position += count }
+        return String(decoding: bytes[position ..< position + count], as: UTF8.self)
+    }
+
+    /// Reads a boolean, or returns `nil` and leaves any other value unread.
+    mutating func boolean() -> Bool? {
+        guard kind == .boolean else { return nil }
+        defer { position += 1 }
+        return bytes[position] == UInt8(ascii: "t")
+    }
+
+    /// Reads an integer that fits `Int`, or returns `nil` and leaves the value unread.
+    mutating func integer() -> Int? {
+        guard kind == .number else { return nil }
+        var probe = self
+        guard let value = probe.readInteger() else { return nil }
+        self = probe
+        return value
+    }
+
+    private mutating func readInteger() -> Int? {
+        let sign = bytes[position]
+        position += 1
+        if sign == UInt8(ascii: "0") { return 0 }
+        let zigzag = varint()
+        let exponent = Int64(bitPattern: zigzag >> 1) ^ -Int64(bitPattern: zigzag & 1)
+        let count = Int(varint())
+        guard exponent >= 0, Int64(count) + exponent <= 18 else { return nil }
+        var value = 0
+        for digit in bytes[position ..< position + count] { value = value * 10 + Int(digit - UInt8(ascii: "0")) }
+        for _ in 0 ..< exponent { value *= 10 }
+        position += count
+        return sign == UInt8(ascii: "-") ? -value : value
+    }
+
+    /// Reads an array, calling `body` with the reader at each element; `body` must read or skip it.
+    mutating func elements(_ body: (inout CanonicalReader, Int) -> Void) {
+        precondition(kind == .array)
+        position += 1
+        var index = 0
+        while bytes[position] != UInt8(ascii: "]") {
+            body(&self, index)
+            index += 1
+        }
+        position += 1
+    }
+
+    /// Reads an object, calling `body` with each member name and the reader at its value; `body` must read
+    /// or skip the value. Names come in ascending byte order.
+    mutating func members(_ body: (inout CanonicalReader, String) -> Void) {
+        precondition(kind == .object)
+        position += 1
+        while bytes[position] != UInt8(ascii: "}") {
+            guard let name = string() else { preconditionFailure("not a canonical encoding") }
+            body(&self, name)
+        }
+        position += 1
+    }
+
+    /// Skips the value at the reading position.
+    mutating func skip() {
+        switch kind {
+        case .null, .boolean:
+            position += 1
+        case .number:
+            let sign = bytes[position]
+            position += 1
+            if sign != UInt8(ascii: "0") {
+                _ = varint()
+                position += Int(varint())
+            }
+        case .string:
+            _ = string()
+        case .array:
+            elements { reader, _ in reader.skip() }
+        case .object:
+            members { reader, _ in reader.skip() }
+        }
+    }
+
+    private mutating func varint() -> UInt64 {
+        var value: UInt64 = 0
+        var shift: UInt64 = 0
+        while true {
+            let byte = bytes[position]
+            position += 1
+            value |= UInt64(byte & 0x7F) << shift
+            if byte < 0x80 { return value }
+            shift += 7
+        }
+    }
+}

@@ -1,0 +1,9 @@
+extension DiffOptions {
+    /// A form of changeset the client can apply.
+    public enum Rendering: String, Hashable, Sendable, CaseIterable {
+        /// UIKit / DifferenceKit batches: up to five stages, each safe as one batch update.
+        case staged
+        /// DiffUtil-style operations, each index relative to the list left by the previous ones.
+        case sequential
+    }
+}

@@ -1,0 +1,25 @@
+/// The `"options"` member of a diff request; every field has a default.
+///
+/// Decoded in `DiffOptions+Decoding.swift`; add a member there (and here) to extend it.
+public struct DiffOptions: Hashable, Sendable {
+    /// The changeset renderings to return, in request order, without repeats; never empty.
+    /// `"renderings"`, default `["staged"]`.
+    public var renderings: [Rendering]
+    /// What to do with repeated ids. `"duplicates"`, default `"reject"`.
+    public var duplicates: DuplicateHandling
+    /// Whether to indent the response. `"pretty"`, default `false`.
+    public var pretty: Bool
+
+    /// Creates options; the defaults are those of a request without `"options"`.
+    ///
+    /// - Parameters:
+    ///   - renderings: The renderings to return; must not be empty.
+    ///   - duplicates: What to do with repeated ids.
+    ///   - pretty: Whether to indent the response.
+    public init(renderings: [Rendering] = [.staged], duplicates: DuplicateHandling = .reject, pretty: Bool = false) {
+        precondition(!renderings.isEmpty, "at least one rendering")
+        self.renderings = renderings
+        self.duplicates = duplicates
+        self.pretty = pretty
+    }
+}

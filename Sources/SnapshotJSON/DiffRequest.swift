@@ -1,0 +1,24 @@
+internal import CSimdJSON
+
+/// The body of `POST /diff`: `{"old": Snapshot, "new": Snapshot, "options": {...}}`.
+///
+/// Make one with ``parseDiffRequest(_:)``.
+public struct DiffRequest: Hashable, Sendable {
+    /// The snapshot the changes start from.
+    public let old: Snapshot
+    /// The snapshot the changes lead to.
+    public let new: Snapshot
+    /// The options, defaulted when absent.
+    public let options: DiffOptions
+
+    /// Deepest nesting of arrays and objects accepted; the request object itself is level 1, an item's
+    /// members start at level 7.
+    public static let maximumNestingDepth = Int(CSimdJSON_MAX_DEPTH)
+    /// Largest magnitude of a number's written exponent: `1e1000000000` is accepted, `1e1000000001` is not.
+    public static let maximumExponentMagnitude = Int(CSimdJSON_MAX_EXPONENT)
+    /// Violations reported at most by ``RequestError/invalid(_:)``; further ones are not listed.
+    public static let maximumViolationCount = Int(CSimdJSON_MAX_VIOLATIONS)
+    /// Spare capacity after a body's bytes that lets ``parseDiffRequest(_:)`` skip copying it: reserve
+    /// `contentLength + requiredPadding` when collecting a body.
+    public static let requiredPadding = Int(CSimdJSON_PADDING)
+}

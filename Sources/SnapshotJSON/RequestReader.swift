@@ -1,0 +1,130 @@
+internal import CSimdJSON
+
+/// Runs CSimdJSON over a body and turns its flat result into Swift values or a ``RequestError``.
+enum RequestReader {
+    static func read(_ body: [UInt8]) throws(RequestError) -> DiffRequest {
+        guard !body.isEmpty else { throw .emptyBody }
+        let handle = ParserPool.shared.borrow()
+        defer { ParserPool.shared.recycle(handle) }
+        let padding = DiffRequest.requiredPadding
+        if body.capacity - body.count >= padding {
+            // The array's spare capacity is allocated memory: simdjson may read it, never write it.
+            return try body.withUnsafeBufferPointer { buffer in
+                read(buffer, capacity: body.capacity, body: body, handle: handle)
+            }.get()
+        }
+        var padded: [UInt8] = []
+        padded.reserveCapacity(body.count + padding)
+        padded.append(contentsOf: body)
+        return try padded.withUnsafeBufferPointer { buffer in
+            read(buffer, capacity: padded.capacity, body: body, handle: handle)
+        }.get()
+    }
+
+    private static func read(_ buffer: UnsafeBufferPointer<UInt8>, capacity: Int, body: [UInt8],
+                             handle: ParserHandle) -> Result<DiffRequest, RequestError> {
+        let result = CSimdJSON_Parse(handle.pointer, buffer.baseAddress, buffer.count, capacity).pointee
+        if let failure = failure(of: result, body: body) { return .failure(failure) }
+
+        var violations = (0 ..< result.violationCount).map { violation(result.violations[$0], text: result) }
+        let arena = ContentArena(takingFrom: handle.pointer, count: Int(result.arenaLength))
+        var options = DiffOptions()
+        if result.hasOptions != 0 {
+            let bytes = arena.bytes(at: Int(result.optionsOffset), count: Int(result.optionsLength))
+            var reader = CanonicalReader(Array(bytes))
+            options = DiffOptions(decoding: &reader, violations: &violations)
+        }
+        guard violations.isEmpty else {
+            return .failure(.invalid(Array(violations.prefix(DiffRequest.maximumViolationCount))))
+        }
+        let builder = SnapshotBuilder(result: result, arena: arena)
+        return .success(DiffRequest(old: builder.snapshot(result.oldSnapshot), new: builder.snapshot(result.newSnapshot),
+                                    options: options))
+    }
+
+    /// The error of a parse that did not reach the schema, if any.
+    private static func failure(of result: CSimdJSON_Result, body: [UInt8]) -> RequestError? {
+        let offset = Int(result.errorOffset)
+        switch Int(result.status) {
+        case CSimdJSON_StatusOK:
+            return nil
+        case CSimdJSON_StatusEmpty:
+            return .emptyBody
+        case CSimdJSON_StatusInvalidUTF8:
+            return .invalidUTF8(byteOffset: SourceLocator.firstInvalidUTF8(in: body))
+        case CSimdJSON_StatusTooDeep:
+            return .tooDeep(limit: DiffRequest.maximumNestingDepth, byteOffset: offset)
+        case CSimdJSON_StatusTooLarge:
+            return .tooLarge(byteCount: body.count)
+        case CSimdJSON_StatusSyntax:
+            let (at, message) = syntaxProblem(Int(result.syntax), offset: offset, body: body)
+            let (line, column) = SourceLocator.lineAndColumn(of: at, in: body)
+            return .malformedJSON(message: message, byteOffset: at, line: line, column: column)
+        default:
+            fatalError("out of memory while parsing a request of \(body.count) bytes")
+        }
+    }
+
+    private static func syntaxProblem(_ syntax: Int, offset: Int, body: [UInt8]) -> (Int, String) {
+        switch syntax {
+        case CSimdJSON_SyntaxString:
+            return SourceLocator.escapeProblem(in: body, stringAt: offset)
+        case CSimdJSON_SyntaxUnclosedString, CSimdJSON_SyntaxControlCharacter:
+            return SourceLocator.stringProblem(in: body) ?? (body.count, "invalid string")
+        default:
+            // simdjson has no location past the last token.
+            guard offset >= 0, offset < body.count else { return (body.count, "unexpected end of input") }
+            let message =
+                switch syntax {
+                case CSimdJSON_SyntaxObject: "expected a member name, ':', ',' or '}' in object"
+                case CSimdJSON_SyntaxArray: "expected a value, ',' or ']' in array"
+                case CSimdJSON_SyntaxLiteral: "invalid literal; expected true, false or null"
+                case CSimdJSON_SyntaxNumber: "invalid number"
+                case CSimdJSON_SyntaxTrailing: "unexpected content after the JSON document"
+                case CSimdJSON_SyntaxIncomplete: "unclosed array or object"
+                default: "expected a JSON value"
+                }
+            return (offset, message)
+        }
+    }
+
+    private static func violation(_ record: CSimdJSON_Violation, text result: CSimdJSON_Result) -> Violation {
+        let text = UnsafeBufferPointer(start: result.text, count: result.textLength)
+        func string(_ offset: UInt64, _ count: UInt32) -> String {
+            String(decoding: UnsafeBufferPointer(rebasing: text[Int(offset) ..< Int(offset) + Int(count)]), as: UTF8.self)
+        }
+        let found = Self.found(Int(record.found))
+        let message: String =
+            switch Int(record.kind) {
+            case CSimdJSON_ViolationExpectedObject: "expected object, found \(found)"
+            case CSimdJSON_ViolationExpectedArray: "expected array, found \(found)"
+            case CSimdJSON_ViolationExpectedID: "expected string or integer, found \(found)"
+            case CSimdJSON_ViolationMissingMember: "missing required member"
+            case CSimdJSON_ViolationUnknownMember:
+                string(record.detailOffset, record.detailLength) == "request"
+                    ? "unknown member; expected \"old\", \"new\" or \"options\""
+                    : "unknown member; expected \"sections\" or \"items\""
+            case CSimdJSON_ViolationDuplicateMember: "duplicate member name"
+            case CSimdJSON_ViolationSectionsAndItems: "has both \"sections\" and \"items\"; expected one of them"
+            case CSimdJSON_ViolationExponentRange:
+                "number exponent out of range (limit ±\(DiffRequest.maximumExponentMagnitude))"
+            default: "invalid value"
+            }
+        return Violation(path: string(record.pathOffset, record.pathLength), message: message,
+                         byteOffset: record.byteOffset < 0 ? nil : Int(record.byteOffset))
+    }
+
+    private static func found(_ found: Int) -> String {
+        switch found {
+        case CSimdJSON_FoundObject: "object"
+        case CSimdJSON_FoundArray: "array"
+        case CSimdJSON_FoundString: "string"
+        case CSimdJSON_FoundNumber: "number"
+        case CSimdJSON_FoundFractionalNumber: "number with a fraction or an exponent"
+        case CSimdJSON_FoundIntegerOutOfRange: "integer outside the 64-bit range"
+        case CSimdJSON_FoundBoolean: "boolean"
+        case CSimdJSON_FoundNull: "null"
+        default: "nothing"
+        }
+    }
+}

@@ -1,0 +1,84 @@
+import Testing
+@testable import MicroHTTP
+import Glibc
+
+@Suite struct HTTPServerTests {
+    @Test func answersGetWithParsedTargetHeadersAndAddress() throws {
+        try withServer { _, port in
+            let client = try TestConnection(port: port)
+            let response = try client.request("GET", "/a/b%20c?x=1&y=%20", headers: ["X-Test": "Value"])
+            #expect(response.status == 200)
+            #expect(response.header("X-Method") == "GET")
+            #expect(response.header("X-Path") == "/a/b%20c")
+            #expect(response.header("X-Query") == "x=1&y=%20")
+            #expect(response.header("X-Test") == "Value")
+            #expect(response.header("X-Remote") == "127.0.0.1")
+            #expect(response.body.isEmpty)
+        }
+    }
+
+    @Test func echoesPostBody() throws {
+        try withServer { _, port in
+            let client = try TestConnection(port: port)
+            let body = (0..<50_000).map { UInt8(truncatingIfNeeded: $0 &* 31) }  // several MHD chunks
+            let response = try client.request("POST", "/echo", body: body)
+            #expect(response.status == 200)
+            #expect(response.header("X-Query") == "<none>")
+            #expect(response.body == body)
+        }
+    }
+
+    @Test func servesTwoRequestsOnOneKeepAliveConnection() throws {
+        let calls = Counter()
+        try withServer(handler: { calls.increment(); return echo($0) }) { _, port in
+            let client = try TestConnection(port: port)
+            let first = try client.request("POST", "/one", body: Array("first".utf8))
+            let second = try client.request("GET", "/two")
+            #expect(first.text == "first")
+            #expect(first.header("Connection") == nil)
+            #expect(second.header("X-Path") == "/two")
+            #expect(calls.value == 2)
+        }
+    }
+
+    @Test func serves64ConcurrentClients() throws {
+        let clients = 64
+        try withServer { _, port in
+            let connections = try (0..<clients).map { _ in try TestConnection(port: port) }
+            // Every request is on the wire before any response is read: 64 open requests at once.
+            for (index, connection) in connections.enumerated() {
+                let body = Array("client-\(index)".utf8)
+                try connection.send("POST /c HTTP/1.1\r\nHost: t\r\nContent-Length: \(body.count)\r\n\r\n")
+                try connection.send(body)
+            }
+            for (index, connection) in connections.enumerated() {
+                let response = try connection.readResponse()
+                #expect(response.status == 200)
+                #expect(response.text == "client-\(index)")
+            }
+        }
+    }
+
+    @Test func reportsPortInUse() throws {
+        try withServer { _, port in
+            let second = HTTPServer(configuration: .init(port: port), handler: echo)
+            #expect(throws: HTTPServerError.startFailed(port: port, errno: EADDRINUSE)) { try second.start() }
+        }
+    }
+
+    @Test(arguments: [
+        (HTTPServer.Configuration(host: "not a host"), HTTPServerError.invalidHost("not a host")),
+        (HTTPServer.Configuration(threads: 0), HTTPServerError.invalidConfiguration("threads")),
+        (HTTPServer.Configuration(port: 70000), HTTPServerError.invalidConfiguration("port")),
+    ])
+    func rejectsInvalidConfiguration(configuration: HTTPServer.Configuration, expected: HTTPServerError) {
+        let server = HTTPServer(configuration: configuration, handler: echo)
+        #expect(throws: expected) { try server.start() }
+    }
+
+    @Test func refusesSecondStart() throws {
+        try withServer { server, _ in
+            #expect(throws: HTTPServerError.alreadyStarted) { try server.start() }
+        }
+    }
+}

@@ -1,0 +1,75 @@
+import Testing
+@testable import MicroHTTP
+import Glibc
+
+@Suite struct LifecycleTests {
+    @Test func shutdownAnswersInFlightRequestsThenRefusesConnections() throws {
+        let entered = Counter()
+        let box = ServerBox()
+        // Each request stays in the handler until shutdown has begun, so every response below is
+        // produced during shutdown. Both connections may land on the same worker: the second
+        // request is then parsed only after the first is answered, which shutdown must wait for.
+        let slow: @Sendable (HTTPRequest) -> HTTPResponse = { request in
+            entered.increment()
+            _ = eventually { box.server?.isShuttingDown == true }
+            return echo(request)
+        }
+        let server = HTTPServer(configuration: .init(port: 0, threads: 2), handler: slow)
+        box.server = server
+        try server.start()
+        let port = server.port!
+        let clients = try (0..<2).map { _ in try TestConnection(port: port) }
+        for client in clients { try client.send("GET /slow HTTP/1.1\r\nHost: t\r\n\r\n") }
+        let idle = try TestConnection(port: port)  // keep-alive client with nothing in flight
+        _ = idle
+        #expect(eventually { entered.value >= 1 })
+
+        let clock = ContinuousClock()
+        let elapsed = clock.measure { server.shutdown(grace: .seconds(10)) }
+
+        #expect(server.isShuttingDown)
+        #expect(elapsed < .seconds(3), "an idle connection held shutdown for \(elapsed)")
+        for client in clients {
+            let response = try client.readResponse()
+            #expect(response.status == 200)
+            #expect(response.header("Connection") == "close")
+        }
+        #expect(throws: TestConnection.Failure.connect(errno: ECONNREFUSED)) { try TestConnection(port: port) }
+        #expect(entered.value == 2)
+        #expect(server.port == nil)
+        box.server = nil
+    }
+
+    @Test func shutdownGivesUpAfterGracePeriod() throws {
+        let server = HTTPServer(configuration: .init(port: 0)) { request in
+            usleep(2_000_000)
+            return echo(request)
+        }
+        try server.start()
+        let client = try TestConnection(port: server.port!)
+        try client.send("GET / HTTP/1.1\r\nHost: t\r\n\r\n")
+        #expect(eventually { server.inFlightRequestCount == 1 })
+        let elapsed = ContinuousClock().measure { server.shutdown(grace: .milliseconds(200)) }
+        // MHD_stop_daemon still joins the worker that is inside the handler.
+        #expect(elapsed < .seconds(3))
+        #expect(server.inFlightRequestCount == 0)
+    }
+
+    @Test func closesIdleConnectionAfterTimeout() throws {
+        try withServer(.init(connectionTimeout: .seconds(1))) { _, port in
+            let client = try TestConnection(port: port, timeout: 5)
+            let clock = ContinuousClock()
+            var closed = false
+            let elapsed = try clock.measure { closed = try client.waitForClose() }
+            #expect(closed)
+            #expect(elapsed >= .milliseconds(900) && elapsed < .seconds(4), "closed after \(elapsed)")
+        }
+    }
+
+    @Test func shutdownOfUnstartedServerDoesNothing() {
+        let server = HTTPServer(handler: echo)
+        server.shutdown()
+        #expect(server.port == nil)
+        #expect(throws: HTTPServerError.alreadyStarted) { try server.start() }
+    }
+}

@@ -1,0 +1,63 @@
+import SnapshotJSON
+import Testing
+
+@Suite struct WireIDTests {
+    static func id(_ json: String) throws(RequestError) -> WireID {
+        try Fixtures.request(oldItems: #"{"id":\#(json)}"#, newItems: "").old.sections[0].items[0].id
+    }
+
+    @Test(arguments: [
+        (#"1"#, WireID.integer(1)),
+        (#""1""#, .string("1")),
+        (#"-0"#, .integer(0)),
+        (#"9223372036854775807"#, .integer(.max)),
+        (#"-9223372036854775808"#, .integer(.min)),
+        (#""a\"b\\c""#, .string("a\"b\\c")),
+        (#""\u00e9""#, .string("\u{e9}")),
+        (#""😀""#, .string("😀")),
+        (#""""#, .string("")),
+    ])
+    func readsIDs(_ json: String, _ expected: WireID) throws {
+        #expect(try Self.id(json) == expected)
+    }
+
+    @Test(arguments: [
+        (#"1.0"#, "number with a fraction or an exponent"),
+        (#"1e3"#, "number with a fraction or an exponent"),
+        (#"1.5"#, "number with a fraction or an exponent"),
+        (#"9223372036854775808"#, "integer outside the 64-bit range"),
+        (#"-9223372036854775809"#, "integer outside the 64-bit range"),
+        (#"1180591620717411303424"#, "integer outside the 64-bit range"),
+        (#"null"#, "null"),
+        (#"true"#, "boolean"),
+        (#"{"a":1}"#, "object"),
+        (#"[1]"#, "array"),
+    ])
+    func rejectsNonIDs(_ json: String, _ found: String) {
+        let body = #"{"old":{"items":[{"id":\#(json)}]},"new":{"items":[]}}"#
+        #expect(Fixtures.error(of: body) == .invalid([
+            Violation(path: "old.items[0].id", message: "expected string or integer, found \(found)", byteOffset: 23),
+        ]))
+    }
+
+    @Test func integerAndStringDiffer() {
+        #expect(WireID.integer(1) != .string("1"))
+        #expect(Set<WireID>([.integer(1), .string("1")]).count == 2)
+    }
+
+    @Test func stringsAreNotNormalised() throws {
+        let precomposed = try Self.id(#""\u00e9""#)
+        let decomposed = try Self.id(#""e\u0301""#)
+        #expect(precomposed != decomposed)
+        #expect(Set([precomposed, decomposed]).count == 2)
+        #expect(precomposed == .string("é"))
+        // Swift's String == would call these equal; WireID does not.
+        #expect("\u{e9}" == "e\u{301}")
+        #expect(WireID.string("\u{e9}") != .string("e\u{301}"))
+    }
+
+    @Test func describesAsJSON() {
+        #expect(WireID.integer(-5).description == "-5")
+        #expect(WireID.string("a\"b\n").description == #""a\"b\u000a""#)
+    }
+}
