@@ -63,6 +63,7 @@ let package = Package(
         ),
         .testTarget(name: "MicroHTTPTests", dependencies: ["MicroHTTP"]),
         .testTarget(name: "SnapshotJSONTests", dependencies: ["SnapshotJSON"]),
+        .testTarget(name: "DiffServiceTests", dependencies: ["DiffService", "MicroHTTP", "ListDiff"]),
     ],
     swiftLanguageModes: [.v6],
     cxxLanguageStandard: .cxx17

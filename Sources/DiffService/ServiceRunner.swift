@@ -19,8 +19,7 @@ public enum ServiceRunner {
     ) throws(HTTPServerError) {
         TerminationSignals.block()
         let readiness = Readiness()
-        let service = DiffService(readiness: readiness, logger: logger)
-        let server = HTTPServer(configuration: configuration.http) { request in service.respond(to: request) }
+        let server = makeServer(configuration, readiness: readiness, logger: logger)
         try server.start()
         let port = server.port ?? configuration.port
         logger.info(
@@ -35,5 +34,20 @@ public enum ServiceRunner {
         readiness.beginShutdown()
         server.shutdown(grace: configuration.shutdownGracePeriod)
         logger.info("stopped")
+    }
+
+    /// Creates (without starting) the HTTP server that answers with a ``DiffService``; for tests and
+    /// embedders that manage signals themselves.
+    ///
+    /// - Parameters:
+    ///   - configuration: Binding and limits.
+    ///   - readiness: The readiness state `/readyz` reports; call ``Readiness/beginShutdown()`` before
+    ///     `shutdown(grace:)`.
+    ///   - logger: Where the service logs.
+    public static func makeServer(
+        _ configuration: ServiceConfiguration, readiness: Readiness, logger: Logger
+    ) -> HTTPServer {
+        let service = DiffService(readiness: readiness, logger: logger)
+        return HTTPServer(configuration: configuration.http) { request in service.respond(to: request) }
     }
 }

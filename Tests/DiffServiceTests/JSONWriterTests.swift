@@ -1,0 +1,47 @@
+@testable import DiffService
+import Testing
+
+@Suite struct JSONWriterTests {
+    @Test func writesCompactJSON() {
+        var writer = JSONWriter()
+        writer.beginObject()
+        writer.member("a", -12)
+        writer.key("b")
+        writer.beginArray()
+        writer.pair(0, 3)
+        writer.value("q\"\\\n\u{1}")
+        writer.null()
+        writer.value(true)
+        writer.endArray()
+        writer.key("c")
+        writer.beginObject()
+        writer.endObject()
+        writer.member("d", Int.min)
+        writer.endObject()
+        #expect(String(decoding: writer.bytes, as: UTF8.self) == #"{"a":-12,"b":[[0,3],"q\"\\\n\u0001",null,true],"c":{},"d":-9223372036854775808}"#)
+    }
+
+    @Test func prettyPrintsWithTwoSpaces() {
+        var writer = JSONWriter(pretty: true)
+        writer.beginObject()
+        writer.key("list")
+        writer.beginArray()
+        writer.pair(1, 2)
+        writer.endArray()
+        writer.key("empty")
+        writer.beginArray()
+        writer.endArray()
+        writer.endObject()
+        writer.finish()
+        #expect(String(decoding: writer.bytes, as: UTF8.self) == "{\n  \"list\": [\n    [1, 2]\n  ],\n  \"empty\": []\n}\n")
+    }
+
+    @Test(arguments: [
+        ("application/json", true), ("application/json; charset=utf-8", true), ("Application/JSON", true),
+        ("application/problem+json", true), ("application/vnd.snapdiff+json;v=1", true), (" application/json ", true),
+        ("text/plain", false), ("application/x-www-form-urlencoded", false), ("json", false), ("+json", false),
+    ])
+    func acceptsJSONMediaTypes(contentType: String, accepted: Bool) {
+        #expect(DiffService.isJSON(contentType) == accepted)
+    }
+}
