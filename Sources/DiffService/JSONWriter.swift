@@ -12,6 +12,8 @@ public struct JSONWriter: Sendable {
     private var hasValue = false
     /// Whether a member name was just written (the value follows on the same line).
     private var afterKey = false
+    /// How many enclosing containers are written on one line (pretty-printing only).
+    private var inlineDepth = 0
 
     /// Creates a writer.
     ///
@@ -82,14 +84,23 @@ public struct JSONWriter: Sendable {
 
     /// Writes `[a, b]` on one line, as used for paths and moves.
     public mutating func pair(_ first: Int, _ second: Int) {
+        inline { writer in
+            writer.beginArray()
+            writer.value(first)
+            writer.value(second)
+            writer.endArray()
+        }
+    }
+
+    /// Writes whatever `body` writes on one line when pretty-printing (`{"op": "x", "path": [0, 1]}`).
+    ///
+    /// - Parameter body: Writes exactly one value.
+    public mutating func inline(_ body: (inout JSONWriter) -> Void) {
         separate()
-        bytes.append(UInt8(ascii: "["))
-        writeInteger(first)
-        bytes.append(UInt8(ascii: ","))
-        if pretty { bytes.append(UInt8(ascii: " ")) }
-        writeInteger(second)
-        bytes.append(UInt8(ascii: "]"))
-        hasValue = true
+        afterKey = true  // the value's own separator is already written
+        inlineDepth += 1
+        body(&self)
+        inlineDepth -= 1
     }
 
     /// Convenience: a member with an integer value.
@@ -118,7 +129,7 @@ public struct JSONWriter: Sendable {
 
     private mutating func close(_ bracket: UInt8) {
         depth -= 1
-        if pretty && hasValue { newline() }
+        if pretty && hasValue && inlineDepth == 0 { newline() }
         bytes.append(bracket)
         hasValue = true
     }
@@ -129,7 +140,12 @@ public struct JSONWriter: Sendable {
             return
         }
         if hasValue { bytes.append(UInt8(ascii: ",")) }
-        if pretty && depth > 0 { newline() }
+        guard pretty && depth > 0 else { return }
+        if inlineDepth == 0 {
+            newline()
+        } else if hasValue {
+            bytes.append(UInt8(ascii: " "))
+        }
     }
 
     private mutating func newline() {

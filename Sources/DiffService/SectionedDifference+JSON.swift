@@ -52,21 +52,25 @@ extension Changeset {
         writer.writeIndices("sectionInserted", sectionInserted)
         writer.writeIndices("sectionUpdated", sectionUpdated)
         writer.key("sectionMoved")
-        writer.beginArray()
-        for move in sectionMoved { writer.pair(move.source, move.target) }
-        writer.endArray()
+        writer.inline { writer in
+            writer.beginArray()
+            for move in sectionMoved { writer.pair(move.source, move.target) }
+            writer.endArray()
+        }
         writer.writePaths("elementDeleted", elementDeleted)
         writer.writePaths("elementInserted", elementInserted)
         writer.writePaths("elementUpdated", elementUpdated)
         writer.key("elementMoved")
-        writer.beginArray()
-        for move in elementMoved {
+        writer.inline { writer in
             writer.beginArray()
-            writer.pair(move.source.section, move.source.element)
-            writer.pair(move.target.section, move.target.element)
+            for move in elementMoved {
+                writer.beginArray()
+                writer.pair(move.source.section, move.source.element)
+                writer.pair(move.target.section, move.target.element)
+                writer.endArray()
+            }
             writer.endArray()
         }
-        writer.endArray()
         writer.endObject()
     }
 }
@@ -74,6 +78,10 @@ extension Changeset {
 extension SequentialChange {
     /// Writes the operation as `{"op": name, …}` with `section`, `path` or `from`/`to`.
     func write(into writer: inout JSONWriter) {
+        writer.inline { writer in writeMembers(into: &writer) }
+    }
+
+    private func writeMembers(into writer: inout JSONWriter) {
         writer.beginObject()
         switch self {
         case .removeSection(let index), .insertSection(let index), .updateSection(let index):
@@ -123,19 +131,23 @@ extension DroppedDuplicates.Positions {
 }
 
 extension JSONWriter {
-    /// Writes a member holding an array of integers.
+    /// Writes a member holding an array of integers, on one line.
     mutating func writeIndices(_ name: String, _ indices: [Int]) {
         key(name)
-        beginArray()
-        for index in indices { value(index) }
-        endArray()
+        inline { writer in
+            writer.beginArray()
+            for index in indices { writer.value(index) }
+            writer.endArray()
+        }
     }
 
-    /// Writes a member holding an array of `[section, element]` pairs.
+    /// Writes a member holding an array of `[section, element]` pairs, on one line.
     mutating func writePaths(_ name: String, _ paths: [ElementPath]) {
         key(name)
-        beginArray()
-        for path in paths { pair(path.section, path.element) }
-        endArray()
+        inline { writer in
+            writer.beginArray()
+            for path in paths { writer.pair(path.section, path.element) }
+            writer.endArray()
+        }
     }
 }
