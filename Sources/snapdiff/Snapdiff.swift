@@ -6,7 +6,7 @@ struct Snapdiff: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "snapdiff",
         abstract: "Diffs snapshots of sectioned lists into changesets UIKit, RecyclerView and the web can animate.",
-        subcommands: [Serve.self, Diff.self],
+        subcommands: [Serve.self, Diff.self, Healthcheck.self],
         defaultSubcommand: Serve.self
     )
 }
