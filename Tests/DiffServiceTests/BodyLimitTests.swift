@@ -1,0 +1,80 @@
+@testable import DiffService
+import Testing
+
+/// The body limit (`maxBodyBytes`), answered with the service's own 413 problem.
+@Suite struct BodyLimitTests {
+    static let limit = 4096
+
+    /// A valid request padded with spaces to exactly `size` bytes.
+    static func body(ofSize size: Int) -> [UInt8] {
+        let core = Array(diffBody(old: items([1, 2, 3]), new: items([3, 2, 1])).utf8)
+        return core + [UInt8](repeating: UInt8(ascii: " "), count: size - core.count)
+    }
+
+    private func post(_ body: [UInt8], to service: RunningService) throws -> TestClient.Response {
+        try service.connect().request("POST", "/diff", headers: [("Content-Type", "application/json")], body: body)
+    }
+
+    @Test func bodyExactlyAtTheLimitIsDiffed() throws {
+        try withService(maxBodyBytes: Self.limit) { service in
+            let response = try post(Self.body(ofSize: Self.limit), to: service)
+            #expect(response.status == 200, "\(response.text)")
+            #expect(try JSON(parsing: response.body)["counts"]?["elementMoved"] == .integer(2))
+        }
+    }
+
+    @Test func oneByteOverTheLimitIsContentTooLarge() throws {
+        try withService(maxBodyBytes: Self.limit) { service in
+            let client = try service.connect()
+            // Only the head: the answer must not wait for the body.
+            try client.send("POST /diff HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\nContent-Length: \(Self.limit + 1)\r\n\r\n")
+            let response = try client.readResponse()
+            let problem = try expectProblem(response, .contentTooLarge)
+            #expect(problem["limit"] == .integer(Self.limit))
+            #expect(response.header("Connection") == "close")
+            #expect(try client.waitForClose())
+        }
+    }
+
+    @Test func declaredLengthFarAboveTheLimitIsContentTooLarge() throws {
+        try withService(maxBodyBytes: Self.limit) { service in
+            let client = try service.connect()
+            try client.send("POST /diff HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\nContent-Length: 9000000000\r\n\r\n")
+            try expectProblem(try client.readResponse(), .contentTooLarge)
+        }
+    }
+
+    @Test func chunkedBodyOverTheLimitIsContentTooLarge() throws {
+        try withService(maxBodyBytes: Self.limit) { service in
+            let client = try service.connect()
+            try client.send("POST /diff HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n")
+            let body = Self.body(ofSize: Self.limit + 1)
+            for start in stride(from: 0, to: body.count, by: 1000) {
+                let chunk = Array(body[start..<min(start + 1000, body.count)])
+                try client.send(Array((String(chunk.count, radix: 16) + "\r\n").utf8) + chunk + Array("\r\n".utf8))
+            }
+            try client.send("0\r\n\r\n")
+            let response = try client.readResponse()
+            let problem = try expectProblem(response, .contentTooLarge)
+            #expect(problem["limit"] == .integer(Self.limit))
+            #expect(try client.waitForClose())
+        }
+    }
+
+    @Test func chunkedBodyAtTheLimitIsDiffed() throws {
+        try withService(maxBodyBytes: Self.limit) { service in
+            let client = try service.connect()
+            try client.send("POST /diff HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n")
+            let body = Self.body(ofSize: Self.limit)
+            for start in stride(from: 0, to: body.count, by: 1000) {
+                let chunk = Array(body[start..<min(start + 1000, body.count)])
+                try client.send(Array((String(chunk.count, radix: 16) + "\r\n").utf8) + chunk + Array("\r\n".utf8))
+            }
+            try client.send("0\r\n\r\n")
+            let response = try client.readResponse()
+            #expect(response.status == 200, "\(response.text)")
+            // The connection stays usable.
+            #expect(try client.request("GET", "/healthz").status == 200)
+        }
+    }
+}

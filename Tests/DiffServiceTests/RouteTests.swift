@@ -1,0 +1,73 @@
+@testable import DiffService
+import Foundation
+import Testing
+
+/// Every route of the real server, over real sockets.
+@Suite struct RouteTests {
+    @Test func indexNamesTheServiceAndLinksEveryRoute() throws {
+        try withService { service in
+            let client = try service.connect()
+            let response = try client.request("GET", "/")
+            #expect(response.status == 200)
+            #expect(response.header("Content-Type") == "application/json")
+            let index = try JSON(parsing: response.body)
+            #expect(index["name"] == .string("snapdiff"))
+            #expect(index["version"] == .string(ServiceInfo.version))
+            #expect(
+                index["links"]
+                    == .object([
+                        "diff": .string("/diff"), "openapi": .string("/openapi.yaml"),
+                        "health": .string("/healthz"), "ready": .string("/readyz"),
+                    ]))
+            for link in ["/openapi.yaml", "/healthz", "/readyz"] {
+                #expect(try client.request("GET", link).status == 200, "\(link)")
+            }
+        }
+    }
+
+    @Test func healthzIsOK() throws {
+        try withService { service in
+            let response = try service.connect().request("GET", "/healthz")
+            #expect(response.status == 200)
+            #expect(response.header("Content-Type") == "application/json")
+            #expect(try JSON(parsing: response.body) == .object(["status": .string("ok")]))
+        }
+    }
+
+    @Test func readyzTurnsToShuttingDownProblemWhenShutdownBegins() throws {
+        try withService { service in
+            let client = try service.connect()
+            let ready = try client.request("GET", "/readyz")
+            #expect(ready.status == 200)
+            #expect(try JSON(parsing: ready.body) == .object(["status": .string("ready")]))
+
+            service.readiness.beginShutdown()
+            let draining = try client.request("GET", "/readyz")
+            let problem = try expectProblem(draining, .shuttingDown)
+            #expect(problem["instance"] == .string("/readyz"))
+            // Liveness is unaffected.
+            #expect(try client.request("GET", "/healthz").status == 200)
+        }
+    }
+
+    @Test func openAPIIsTheRepositoryFileByteForByte() throws {
+        let root = URL(fileURLWithPath: #filePath)
+            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let file = try Data(contentsOf: root.appendingPathComponent("openapi.yaml"))
+        try withService { service in
+            let response = try service.connect().request("GET", "/openapi.yaml")
+            #expect(response.status == 200)
+            #expect(response.header("Content-Type") == "application/yaml")
+            #expect(response.body.count == file.count)
+            #expect(response.body == Array(file), "GET /openapi.yaml differs from openapi.yaml; rebuild")
+            #expect(response.text.hasPrefix("openapi: 3.1"))
+        }
+    }
+
+    @Test func queryStringDoesNotChangeTheRoute() throws {
+        try withService { service in
+            let response = try service.connect().request("GET", "/healthz?verbose=1")
+            #expect(response.status == 200)
+        }
+    }
+}
