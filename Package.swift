@@ -10,6 +10,7 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
     ],
@@ -35,6 +36,7 @@ let package = Package(
             name: "DiffService",
             dependencies: [
                 "ListDiff", "Waterfall", "SnapshotJSON", "MicroHTTP",
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             resources: [.embedInCode("Resources/openapi.yaml")]
@@ -63,7 +65,7 @@ let package = Package(
         ),
         .testTarget(name: "MicroHTTPTests", dependencies: ["MicroHTTP"]),
         .testTarget(name: "SnapshotJSONTests", dependencies: ["SnapshotJSON"]),
-        .testTarget(name: "DiffServiceTests", dependencies: ["DiffService", "MicroHTTP", "ListDiff"]),
+        .testTarget(name: "DiffServiceTests", dependencies: ["DiffService", "MicroHTTP", "ListDiff", "Waterfall"]),
     ],
     swiftLanguageModes: [.v6],
     cxxLanguageStandard: .cxx17

@@ -565,6 +565,47 @@ struct CSimdJSON_Parser {
         }
     }
 
+    /// Any document whose root is an object (CSimdJSON_ParseDocument): encodes the root canonically, except
+    /// a member "items", which is read as a bare item list (ids kept exact, contents encoded per item).
+    void walkDocument() {
+        ondemand::json_type type;
+        if (error_code error = document.type().get(type)) { failOn(error, CSimdJSON_SyntaxValue, 0); }
+        if (type != ondemand::json_type::object) {
+            walkScalarOrArrayRoot(type);
+            return;
+        }
+        ondemand::value root;
+        if (error_code error = document.get_value().get(root)) { failOn(error, CSimdJSON_SyntaxObject); }
+        size_t base = members.size();
+        sectionContent.size = 0;  // the root's other members, kept apart from the items' contents
+        sectionContent.push('{');
+        forEachMember(root, [&](std::string_view key, int64_t keyOffset, ondemand::value &member) {
+            if (key == "items" && result.newSnapshot.present) {
+                duplicate(keyOffset, member);
+            } else if (key == "items") {
+                result.newSnapshot.present = 1;
+                result.newSnapshot.firstSection = sections.size();
+                size_t section = sections.size();
+                sections.push_back({});
+                size_t start = arena.size;
+                arena.push('{');
+                arena.push('}');
+                sections[section].content = finishContent(start);
+                walkItems(member, section);
+                result.newSnapshot.sectionCount = 1;
+            } else {
+                encodeMember(key, keyOffset, member, sectionContent);
+            }
+        });
+        finishObject(sectionContent, base);
+        sectionContent.push('}');
+        result.documentOffset = arena.size;
+        arena.append(sectionContent.data, sectionContent.size);
+        result.documentLength = sectionContent.size;
+        result.hasDocument = 1;
+        requireEnd();
+    }
+
     /// A document that is not an object: validate it, then report it.
     void walkScalarOrArrayRoot(ondemand::json_type type) {
         if (type == ondemand::json_type::array) {
@@ -624,7 +665,7 @@ struct CSimdJSON_Parser {
         depth = 0;
     }
 
-    void parse(const uint8_t *bytes, size_t length, size_t capacity) {
+    void parse(const uint8_t *bytes, size_t length, size_t capacity, bool wholeDocument) {
         reset();
         input = reinterpret_cast<const char *>(bytes);
         inputLength = length;
@@ -637,6 +678,8 @@ struct CSimdJSON_Parser {
                 result.status = CSimdJSON_StatusEmpty;
             } else if (error != SUCCESS) {
                 failOn(error, CSimdJSON_SyntaxValue, 0);
+            } else if (wholeDocument) {
+                walkDocument();
             } else {
                 walkRequest();
             }
@@ -678,7 +721,13 @@ size_t CSimdJSON_ParserRetainedBytes(const CSimdJSON_Parser *parser) {
 
 const CSimdJSON_Result *CSimdJSON_Parse(CSimdJSON_Parser *parser, const uint8_t *bytes, size_t length,
                                         size_t capacity) {
-    parser->parse(bytes, length, capacity);
+    parser->parse(bytes, length, capacity, false);
+    return &parser->result;
+}
+
+const CSimdJSON_Result *CSimdJSON_ParseDocument(CSimdJSON_Parser *parser, const uint8_t *bytes, size_t length,
+                                                size_t capacity) {
+    parser->parse(bytes, length, capacity, true);
     return &parser->result;
 }
 

@@ -9,11 +9,13 @@ import SnapshotJSON
 public enum DiffEndpoint {
     /// Answers a `/diff` request body.
     ///
-    /// - Parameter body: The request body (JSON). Reading is fastest when its capacity exceeds its count by
-    ///   `DiffRequest.requiredPadding` bytes.
+    /// - Parameters:
+    ///   - body: The request body (JSON). Reading is fastest when its capacity exceeds its count by
+    ///     `DiffRequest.requiredPadding` bytes.
+    ///   - cursors: Seals the cursors of requested layouts.
     /// - Returns: 200 with the changeset, or a problem (400, 413, 422).
-    public static func respond(to body: [UInt8]) -> HTTPResponse {
-        switch result(for: body) {
+    public static func respond(to body: [UInt8], cursors: CursorCodec = CursorCodec()) -> HTTPResponse {
+        switch result(for: body, cursors: cursors) {
         case .success(let bytes):
             return HTTPResponse(status: 200, headers: ["Content-Type": "application/json"], body: bytes)
         case .failure(let problem):
@@ -22,7 +24,7 @@ public enum DiffEndpoint {
     }
 
     /// The response body for a request body, or the problem.
-    public static func result(for body: [UInt8]) -> Result<[UInt8], Problem> {
+    public static func result(for body: [UInt8], cursors: CursorCodec = CursorCodec()) -> Result<[UInt8], Problem> {
         let request: DiffRequest
         do {
             request = try parseDiffRequest(body)
@@ -30,6 +32,9 @@ public enum DiffEndpoint {
             return .failure(error.problem)
         }
         let options = request.options
+        var errors = FieldErrors()
+        let layouts = SectionLayouts(options.layouts, errors: &errors)
+        guard errors.isEmpty else { return .failure(errors.problem) }
         let policy: DuplicatePolicy = options.duplicates == .keepFirst ? .keepFirst : .reject
         let difference: SectionedDifference
         do {
@@ -41,6 +46,12 @@ public enum DiffEndpoint {
         writer.beginObject()
         let renderings = Set(options.renderings.map { $0 == .staged ? Rendering.staged : Rendering.sequential })
         difference.writeMembers(into: &writer, renderings: renderings, reportDropped: policy == .keepFirst)
+        if !layouts.isEmpty,
+            let problem = layouts.write(
+                old: request.old, new: request.new, dropped: difference.droppedDuplicates, cursors: cursors, into: &writer)
+        {
+            return .failure(problem)
+        }
         writer.endObject()
         writer.finish()
         return .success(writer.bytes)

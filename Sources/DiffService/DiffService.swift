@@ -6,6 +6,7 @@ import MicroHTTP
 public struct DiffService: Sendable {
     private let readiness: Readiness
     private let logger: Logger
+    private let cursors: CursorCodec
 
     /// A route: its path, its one method, and what answers it.
     private struct Route: Sendable {
@@ -15,7 +16,12 @@ public struct DiffService: Sendable {
 
     private static let routes: [String: Route] = [
         "/": Route(method: "GET") { service, _ in service.index() },
-        "/diff": Route(method: "POST") { service, request in service.diff(request) },
+        "/diff": Route(method: "POST") { service, request in
+            service.json(request) { DiffEndpoint.respond(to: request.body, cursors: service.cursors) }
+        },
+        "/layout": Route(method: "POST") { service, request in
+            service.json(request) { LayoutEndpoint.respond(to: request.body, cursors: service.cursors) }
+        },
         "/healthz": Route(method: "GET") { _, _ in DiffService.json(#"{"status":"ok"}"#) },
         "/readyz": Route(method: "GET") { service, _ in service.ready() },
         "/openapi.yaml": Route(method: "GET") { _, _ in
@@ -28,9 +34,13 @@ public struct DiffService: Sendable {
     /// - Parameters:
     ///   - readiness: The shared readiness state (`/readyz`).
     ///   - logger: Where one line per request goes.
-    public init(readiness: Readiness = Readiness(), logger: Logger = Logger(label: "snapdiff")) {
+    ///   - cursors: Seals and opens layout cursors (the key shared by every replica).
+    public init(
+        readiness: Readiness = Readiness(), logger: Logger = Logger(label: "snapdiff"), cursors: CursorCodec = CursorCodec()
+    ) {
         self.readiness = readiness
         self.logger = logger
+        self.cursors = cursors
     }
 
     /// Answers one request; never throws, never traps on any input.
@@ -66,7 +76,8 @@ public struct DiffService: Sendable {
         return route.answer(self, request)
     }
 
-    private func diff(_ request: HTTPRequest) -> HTTPResponse {
+    /// Answers a JSON POST, or 415 when the body is not declared as JSON.
+    private func json(_ request: HTTPRequest, _ answer: () -> HTTPResponse) -> HTTPResponse {
         guard Self.isJSON(request.header("content-type")) else {
             let given = request.header("content-type").map { "Content-Type \($0)" } ?? "no Content-Type"
             return Problem(
@@ -74,7 +85,7 @@ public struct DiffService: Sendable {
                 detail: "\(given); send application/json (or any +json type), e.g. curl --json @request.json.")
                 .response(instance: request.path)
         }
-        return DiffEndpoint.respond(to: request.body)
+        return answer()
     }
 
     private func index() -> HTTPResponse {
@@ -85,6 +96,7 @@ public struct DiffService: Sendable {
         writer.key("links")
         writer.beginObject()
         writer.member("diff", "/diff")
+        writer.member("layout", "/layout")
         writer.member("openapi", "/openapi.yaml")
         writer.member("health", "/healthz")
         writer.member("ready", "/readyz")

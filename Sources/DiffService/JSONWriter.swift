@@ -52,6 +52,22 @@ public struct JSONWriter: Sendable {
         hasValue = true
     }
 
+    /// Writes a finite floating-point number in its shortest exact form (`109.5`, `120.0`).
+    ///
+    /// - Precondition: `number` is finite (JSON has no infinities or NaN).
+    public mutating func value(_ number: Double) {
+        precondition(number.isFinite, "JSON numbers are finite")
+        separate()
+        bytes.append(contentsOf: "\(number)".utf8)
+        hasValue = true
+    }
+
+    /// Convenience: a member with a floating-point value.
+    public mutating func member(_ name: String, _ number: Double) {
+        key(name)
+        value(number)
+    }
+
     /// Writes a boolean.
     public mutating func value(_ flag: Bool) {
         separate()

@@ -11,6 +11,9 @@ public enum ProblemType: String, CaseIterable, Sendable {
     case nestingTooDeep = "nesting-too-deep"
     case invalidRequest = "invalid-request"
     case duplicateIDs = "duplicate-ids"
+    case invalidCursor = "invalid-cursor"
+    case cursorMismatch = "cursor-mismatch"
+    case layoutNotAppendStable = "layout-not-append-stable"
     case internalError = "internal-error"
     case shuttingDown = "shutting-down"
 
@@ -24,8 +27,9 @@ public enum ProblemType: String, CaseIterable, Sendable {
         case .methodNotAllowed: 405
         case .unsupportedMediaType: 415
         case .contentTooLarge: 413
-        case .emptyBody, .malformedJSON, .invalidUTF8, .nestingTooDeep: 400
-        case .invalidRequest, .duplicateIDs: 422
+        case .emptyBody, .malformedJSON, .invalidUTF8, .nestingTooDeep, .invalidCursor: 400
+        case .cursorMismatch: 409
+        case .invalidRequest, .duplicateIDs, .layoutNotAppendStable: 422
         case .internalError: 500
         case .shuttingDown: 503
         }
@@ -44,6 +48,9 @@ public enum ProblemType: String, CaseIterable, Sendable {
         case .nestingTooDeep: "Nesting too deep"
         case .invalidRequest: "Invalid request"
         case .duplicateIDs: "Duplicate ids"
+        case .invalidCursor: "Invalid cursor"
+        case .cursorMismatch: "Cursor from other settings"
+        case .layoutNotAppendStable: "Layout strategy is not append-stable"
         case .internalError: "Internal error"
         case .shuttingDown: "Shutting down"
         }

@@ -18,6 +18,10 @@ public struct ServiceConfiguration: Sendable {
     /// How long shutdown waits for in-flight requests. Default 10 s.
     public var shutdownGracePeriod: Duration = .seconds(10)
 
+    /// The secret layout cursors are sealed with; the same on every replica. Default: a built-in secret
+    /// (cursors then detect corruption but can be forged; set `SNAPDIFF_CURSOR_KEY`).
+    public var cursorSecret = CursorCodec.defaultSecret
+
     /// Creates the default configuration.
     public init() {}
 

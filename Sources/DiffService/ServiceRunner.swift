@@ -28,6 +28,9 @@ public enum ServiceRunner {
                 "host": "\(configuration.host)", "port": "\(port)", "threads": "\(configuration.threads)",
                 "max_body_bytes": "\(configuration.maxBodyBytes)", "version": "\(ServiceInfo.version)",
             ])
+        if configuration.cursorSecret == CursorCodec.defaultSecret {
+            logger.notice("SNAPDIFF_CURSOR_KEY is not set: layout cursors detect corruption but are not tamper-proof")
+        }
         onStart(port)
         let signal = TerminationSignals.wait()
         logger.info("shutting down", metadata: ["signal": "\(signal)"])
@@ -47,7 +50,7 @@ public enum ServiceRunner {
     public static func makeServer(
         _ configuration: ServiceConfiguration, readiness: Readiness, logger: Logger
     ) -> HTTPServer {
-        let service = DiffService(readiness: readiness, logger: logger)
+        let service = DiffService(readiness: readiness, logger: logger, cursors: CursorCodec(secret: configuration.cursorSecret))
         return HTTPServer(configuration: configuration.http) { request in service.respond(to: request) }
     }
 }

@@ -1,22 +1,24 @@
 /// Reads values back from the canonical encoding written by CSimdJSON (grammar in `Canonical.hpp`), so that
-/// small structured parts of a request (the options) are decoded in Swift without a JSON tree.
+/// structured parts of a request (options, layout settings, an item's size members) are decoded in Swift
+/// without a JSON tree. Object members come in ascending byte order of their names.
 ///
 /// The bytes come from our own encoder, so malformed input is a programming error (a trap).
-struct CanonicalReader {
+public struct CanonicalReader: Hashable, Sendable {
     /// The JSON type of the next value.
-    enum Kind: String {
+    public enum Kind: String, Sendable {
         case null, boolean, number, string, array, object
     }
 
     private let bytes: [UInt8]
     private var position = 0
 
+    /// Reads canonical bytes (from ``parseJSONDocument(_:)`` or ``ContentKey/reader``).
     init(_ bytes: [UInt8]) {
         self.bytes = bytes
     }
 
     /// The type of the value at the reading position.
-    var kind: Kind {
+    public var kind: Kind {
         switch bytes[position] {
         case UInt8(ascii: "n"): .null
         case UInt8(ascii: "t"), UInt8(ascii: "f"): .boolean
@@ -29,7 +31,7 @@ struct CanonicalReader {
     }
 
     /// Reads a string, or returns `nil` and leaves any other value unread.
-    mutating func string() -> String? {
+    public mutating func string() -> String? {
         guard kind == .string else { return nil }
         position += 1
         let count = Int(varint())
@@ -38,14 +40,14 @@ struct CanonicalReader {
     }
 
     /// Reads a boolean, or returns `nil` and leaves any other value unread.
-    mutating func boolean() -> Bool? {
+    public mutating func boolean() -> Bool? {
         guard kind == .boolean else { return nil }
         defer { position += 1 }
         return bytes[position] == UInt8(ascii: "t")
     }
 
     /// Reads an integer that fits `Int`, or returns `nil` and leaves the value unread.
-    mutating func integer() -> Int? {
+    public mutating func integer() -> Int? {
         guard kind == .number else { return nil }
         var probe = self
         guard let value = probe.readInteger() else { return nil }
@@ -69,7 +71,7 @@ struct CanonicalReader {
     }
 
     /// Reads an array, calling `body` with the reader at each element; `body` must read or skip it.
-    mutating func elements(_ body: (inout CanonicalReader, Int) -> Void) {
+    public mutating func elements(_ body: (inout CanonicalReader, Int) -> Void) {
         precondition(kind == .array)
         position += 1
         var index = 0
@@ -82,7 +84,7 @@ struct CanonicalReader {
 
     /// Reads an object, calling `body` with each member name and the reader at its value; `body` must read
     /// or skip the value. Names come in ascending byte order.
-    mutating func members(_ body: (inout CanonicalReader, String) -> Void) {
+    public mutating func members(_ body: (inout CanonicalReader, String) -> Void) {
         precondition(kind == .object)
         position += 1
         while bytes[position] != UInt8(ascii: "}") {
@@ -92,8 +94,27 @@ struct CanonicalReader {
         position += 1
     }
 
+    /// Reads a number as the nearest `Double` (infinite beyond its range), or returns `nil` and leaves any
+    /// other value unread.
+    public mutating func number() -> Double? {
+        guard kind == .number else { return nil }
+        let sign = bytes[position]
+        position += 1
+        if sign == UInt8(ascii: "0") { return 0 }
+        let zigzag = varint()
+        let exponent = Int64(bitPattern: zigzag >> 1) ^ -Int64(bitPattern: zigzag & 1)
+        let count = Int(varint())
+        defer { position += count }
+        let digits = String(decoding: bytes[position ..< position + count], as: UTF8.self)
+        let value = Double("\(digits)e\(exponent)") ?? .infinity
+        return sign == UInt8(ascii: "-") ? -value : value
+    }
+
+    /// Whether the reader is past the last value (after reading a whole document).
+    public var isAtEnd: Bool { position == bytes.count }
+
     /// Skips the value at the reading position.
-    mutating func skip() {
+    public mutating func skip() {
         switch kind {
         case .null, .boolean:
             position += 1

@@ -45,6 +45,11 @@ public struct ContentKey: Hashable, Sendable {
     }
 }
 
+extension ContentKey {
+    /// A reader over the content (an item's members other than `id`, as one object).
+    public var reader: CanonicalReader { CanonicalReader(canonicalBytes) }
+}
+
 extension ContentKey: CustomStringConvertible {
     /// `ContentKey(hash: 0x…, 34 bytes)`.
     public var description: String {

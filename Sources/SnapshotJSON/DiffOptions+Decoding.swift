@@ -26,9 +26,12 @@ extension DiffOptions {
                     violations.append(Violation(path: path, message: "expected boolean, found \(reader.kind)"))
                     reader.skip()
                 }
+            case "layouts":
+                layouts = reader
+                reader.skip()
             default:
                 violations.append(Violation(path: path,
-                                            message: "unknown option; expected \"renderings\", \"duplicates\" or \"pretty\""))
+                                            message: "unknown option; expected \"renderings\", \"duplicates\", \"pretty\" or \"layouts\""))
                 reader.skip()
             }
         }

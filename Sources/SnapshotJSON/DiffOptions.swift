@@ -9,6 +9,9 @@ public struct DiffOptions: Hashable, Sendable {
     public var duplicates: DuplicateHandling
     /// Whether to indent the response. `"pretty"`, default `false`.
     public var pretty: Bool
+    /// The `"layouts"` value, unread: per-section waterfall layouts, decoded by the service (which knows the
+    /// layout engine). `nil` when absent.
+    public var layouts: CanonicalReader?
 
     /// Creates options; the defaults are those of a request without `"options"`.
     ///
@@ -21,5 +24,6 @@ public struct DiffOptions: Hashable, Sendable {
         self.renderings = renderings
         self.duplicates = duplicates
         self.pretty = pretty
+        self.layouts = nil
     }
 }

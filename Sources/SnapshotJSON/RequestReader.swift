@@ -3,22 +3,46 @@ internal import CSimdJSON
 /// Runs CSimdJSON over a body and turns its flat result into Swift values or a ``RequestError``.
 enum RequestReader {
     static func read(_ body: [UInt8]) throws(RequestError) -> DiffRequest {
+        try withPaddedBody(body) { buffer, capacity, handle in
+            read(buffer, capacity: capacity, body: body, handle: handle)
+        }
+    }
+
+    /// Reads a document whose root is an object: its canonical encoding, and its "items" if any.
+    static func readDocument(_ body: [UInt8]) throws(RequestError) -> JSONDocument {
+        try withPaddedBody(body) { buffer, capacity, handle in
+            let result = CSimdJSON_ParseDocument(handle.pointer, buffer.baseAddress, buffer.count, capacity).pointee
+            if let failure = failure(of: result, body: body) { return .failure(failure) }
+            let violations = (0 ..< result.violationCount).map { violation(result.violations[$0], text: result) }
+            guard violations.isEmpty, result.hasDocument != 0 else {
+                return .failure(.invalid(Array(violations.prefix(DiffRequest.maximumViolationCount))))
+            }
+            let arena = ContentArena(takingFrom: handle.pointer, count: Int(result.arenaLength))
+            let root = CanonicalReader(Array(arena.bytes(at: Int(result.documentOffset), count: Int(result.documentLength))))
+            let items = result.newSnapshot.present != 0
+                ? SnapshotBuilder(result: result, arena: arena).snapshot(result.newSnapshot).sections[0].items : nil
+            return .success(JSONDocument(root: root, items: items))
+        }
+    }
+
+    /// Calls `read` with the body followed by the padding simdjson may read, copying the body only when its
+    /// spare capacity is too small, and with a pooled parser.
+    private static func withPaddedBody<Value>(
+        _ body: [UInt8],
+        _ read: (UnsafeBufferPointer<UInt8>, Int, ParserHandle) -> Result<Value, RequestError>
+    ) throws(RequestError) -> Value {
         guard !body.isEmpty else { throw .emptyBody }
         let handle = ParserPool.shared.borrow()
         defer { ParserPool.shared.recycle(handle) }
         let padding = DiffRequest.requiredPadding
         if body.capacity - body.count >= padding {
             // The array's spare capacity is allocated memory: simdjson may read it, never write it.
-            return try body.withUnsafeBufferPointer { buffer in
-                read(buffer, capacity: body.capacity, body: body, handle: handle)
-            }.get()
+            return try body.withUnsafeBufferPointer { buffer in read(buffer, body.capacity, handle) }.get()
         }
         var padded: [UInt8] = []
         padded.reserveCapacity(body.count + padding)
         padded.append(contentsOf: body)
-        return try padded.withUnsafeBufferPointer { buffer in
-            read(buffer, capacity: padded.capacity, body: body, handle: handle)
-        }.get()
+        return try padded.withUnsafeBufferPointer { buffer in read(buffer, padded.capacity, handle) }.get()
     }
 
     private static func read(_ buffer: UnsafeBufferPointer<UInt8>, capacity: Int, body: [UInt8],

@@ -153,6 +153,10 @@ typedef struct CSimdJSON_Result {
     uint64_t optionsOffset; /* canonical encoding of the "options" value, in the arena */
     uint64_t optionsLength;
     size_t arenaLength;
+
+    uint8_t hasDocument;     /* CSimdJSON_ParseDocument: the root object was encoded */
+    uint64_t documentOffset; /* canonical encoding of the root object without "items", in the arena */
+    uint64_t documentLength;
 } CSimdJSON_Result;
 
 typedef struct CSimdJSON_Parser CSimdJSON_Parser;
@@ -169,6 +173,15 @@ size_t CSimdJSON_ParserRetainedBytes(const CSimdJSON_Parser *parser);
  */
 const CSimdJSON_Result *CSimdJSON_Parse(CSimdJSON_Parser *parser, const uint8_t *bytes, size_t length,
                                         size_t capacity);
+
+/**
+ * Like CSimdJSON_Parse, for a document whose root is an object (a layout request): encodes the root
+ * canonically into the arena (documentOffset, documentLength) with the same syntax checks and duplicate-member
+ * violations, except a member "items", which is read like a bare snapshot's item list into newSnapshot (one
+ * implicit section; ids exact, contents canonical). A root that is not an object is a violation.
+ */
+const CSimdJSON_Result *CSimdJSON_ParseDocument(CSimdJSON_Parser *parser, const uint8_t *bytes, size_t length,
+                                                size_t capacity);
 
 /**
  * Hands the last parse's arena (result->arenaLength bytes, maybe NULL when empty) to the caller, who frees it

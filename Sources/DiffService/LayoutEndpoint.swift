@@ -1,0 +1,112 @@
+import MicroHTTP
+import SnapshotJSON
+import Waterfall
+
+/// `POST /layout` as a pure function of the body: waterfall frames for a page of items, and the cursor
+/// that continues after it.
+///
+/// ```json
+/// {"settings": {"containerWidth": 375, "scale": 3, "columns": 2, "columnSpacing": 8, "itemSpacing": 8},
+///  "items": [{"id": "p1", "aspectRatio": 1.5}, {"id": "p2", "width": 800, "height": 1200}],
+///  "pageSize": 50, "cursor": "…nextCursor of the previous page…"}
+/// ```
+public enum LayoutEndpoint {
+    /// Answers a `/layout` request body.
+    ///
+    /// - Parameters:
+    ///   - body: The request body (JSON).
+    ///   - cursors: Seals and opens cursors.
+    /// - Returns: 200 with the page, or a problem (400, 409, 413, 422).
+    public static func respond(to body: [UInt8], cursors: CursorCodec) -> HTTPResponse {
+        switch result(for: body, cursors: cursors) {
+        case .success(let bytes):
+            return HTTPResponse(status: 200, headers: ["Content-Type": "application/json"], body: bytes)
+        case .failure(let problem):
+            return problem.response(instance: "/layout")
+        }
+    }
+
+    /// The response body for a request body, or the problem.
+    static func result(for body: [UInt8], cursors: CursorCodec) -> Result<[UInt8], Problem> {
+        let document: JSONDocument
+        do {
+            document = try parseJSONDocument(body)
+        } catch {
+            return .failure(error.problem)
+        }
+        var errors = FieldErrors()
+        var root = document.root
+        var settings: WaterfallSettings?
+        var hasSettings = false
+        var pageSize: Int?
+        var cursor: String?
+        var pretty = false
+        root.members { reader, name in
+            switch name {
+            case "settings":
+                hasSettings = true
+                settings = WaterfallSettings.decode(&reader, path: "settings", errors: &errors)
+            case "pageSize": pageSize = errors.integer(&reader, "pageSize")
+            case "cursor": cursor = errors.string(&reader, "cursor")
+            case "pretty": pretty = errors.boolean(&reader, "pretty") ?? false
+            default:
+                errors.add(name, "unknown member; expected settings, items, pageSize, cursor or pretty")
+                reader.skip()
+            }
+        }
+        if !hasSettings { errors.add("settings", "missing required member") }
+        guard let wireItems = document.items else {
+            errors.add("items", "missing required member")
+            return .failure(errors.problem)
+        }
+        let items = wireItems.enumerated().map { index, item in
+            WaterfallItem.decode(item.content, path: "items[\(index)]", errors: &errors)
+        }
+        guard errors.isEmpty, let settings else { return .failure(errors.problem) }
+        if let problem = duplicateProblem(wireItems.map(\.id), path: { "items[\($0)]" }, snapshot: nil) {
+            return .failure(problem)
+        }
+        var continuation: Continuation?
+        if let cursor {
+            do {
+                continuation = try cursors.open(cursor)
+            } catch {
+                return .failure(error.problem(path: "cursor"))
+            }
+        }
+        let page: WaterfallPage
+        do {
+            page = try WaterfallLayout.layout(
+                items.map { $0! }, settings: settings, after: continuation, pageSize: pageSize)
+        } catch {
+            return .failure(error.problem(settings: "settings", item: { "items[\($0)]" }, cursor: "cursor", pageSize: "pageSize"))
+        }
+        var writer = JSONWriter(pretty: pretty, capacity: 128 + page.items.count * 96)
+        writer.beginObject()
+        page.writeMembers(into: &writer, ids: wireItems.map(\.id), cursor: page.continuation.map(cursors.seal))
+        writer.endObject()
+        writer.finish()
+        return .success(writer.bytes)
+    }
+
+    /// The 422 naming every id given more than once, with all its paths; `nil` when ids are unique.
+    static func duplicateProblem(_ ids: [WireID], path: (Int) -> String, snapshot: String?) -> Problem? {
+        var positions: [WireID: [Int]] = [:]
+        var order: [WireID] = []
+        for (index, id) in ids.enumerated() {
+            if positions[id] == nil { order.append(id) }
+            positions[id, default: []].append(index)
+        }
+        let repeated = order.filter { positions[$0]!.count > 1 }
+        guard !repeated.isEmpty else { return nil }
+        var problem = Problem(
+            .duplicateIDs,
+            detail: "\(repeated.count) item id\(repeated.count == 1 ? "" : "s") appear more than once; every item needs its own id.")
+        problem.duplicates = repeated.map { id in
+            Problem.Duplicate(
+                snapshot: snapshot ?? "layout", kind: "item", writeID: { id.write(into: &$0) },
+                paths: positions[id]!.map(path))
+        }
+        return problem
+    }
+}

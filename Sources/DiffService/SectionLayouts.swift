@@ -1,0 +1,163 @@
+import ListDiff
+import SnapshotJSON
+import Waterfall
+
+/// The waterfall layouts a `/diff` request asks for in `options.layouts`: for each named section of the
+/// new snapshot, its first page of frames with the cursor for the next, and the ids of the items that were
+/// laid out in the old snapshot's section too and whose frame changed — the items a client animates.
+///
+/// ```json
+/// "options": {"layouts": [{"section": "photos", "settings": {"containerWidth": 375, "columns": 2}, "pageSize": 50}]}
+/// ```
+struct SectionLayouts {
+    /// One requested layout, decoded.
+    private struct Request {
+        var path: String
+        var section: SectionID
+        var settings: WaterfallSettings
+        var pageSize: Int?
+    }
+
+    private var requests: [Request] = []
+
+    /// Decodes `options.layouts`, recording every invalid member.
+    init(_ value: CanonicalReader?, errors: inout FieldErrors) {
+        guard var reader = value else { return }
+        let path = "options.layouts"
+        guard reader.kind == .array else {
+            errors.add(path, "expected array, found \(reader.kind.rawValue)")
+            return
+        }
+        var requests: [Request] = []
+        reader.elements { reader, index in
+            let base = "\(path)[\(index)]"
+            guard errors.object(&reader, base) else { return }
+            var section = SectionID.implicit
+            var settings: WaterfallSettings?
+            var pageSize: Int?
+            var hasSettings = false
+            reader.members { reader, name in
+                let field = member(name, of: base)
+                switch name {
+                case "section":
+                    if reader.kind == .null {
+                        reader.skip()
+                    } else if let id = errors.id(&reader, field) {
+                        section = .explicit(id)
+                    }
+                case "settings":
+                    hasSettings = true
+                    settings = WaterfallSettings.decode(&reader, path: field, errors: &errors)
+                case "pageSize": pageSize = errors.integer(&reader, field)
+                default:
+                    errors.add(field, "unknown member; expected section, settings or pageSize")
+                    reader.skip()
+                }
+            }
+            if !hasSettings { errors.add(member("settings", of: base), "missing required member") }
+            if requests.contains(where: { $0.section == section }) {
+                errors.add(member("section", of: base), "this section already has a layout")
+            }
+            if let settings { requests.append(Request(path: base, section: section, settings: settings, pageSize: pageSize)) }
+        }
+        self.requests = requests
+    }
+
+    /// Whether no layout was asked for.
+    var isEmpty: Bool { requests.isEmpty }
+
+    /// Lays out every requested section and writes the `layouts` member, or returns the problem.
+    ///
+    /// - Parameters:
+    ///   - old: The old snapshot.
+    ///   - new: The new snapshot.
+    ///   - dropped: What the keep-first policy dropped (so that layouts see the same items as the diff).
+    ///   - cursors: Seals the cursors.
+    ///   - writer: The response writer, inside the response object.
+    func write(
+        old: Snapshot, new: Snapshot, dropped: DroppedDuplicates, cursors: CursorCodec, into writer: inout JSONWriter
+    ) -> Problem? {
+        var errors = FieldErrors()
+        var pages: [(section: SectionID, ids: [WireID], page: WaterfallPage, changed: [WireID])] = []
+        for request in requests {
+            guard let newIndex = Self.index(of: request.section, in: new, dropped: dropped.target) else {
+                errors.add(member("section", of: request.path), "no section with this id in the new snapshot")
+                continue
+            }
+            let newSection = Self.items(of: newIndex, in: new, role: "new", dropped: dropped.target, errors: &errors)
+            let oldIndex = Self.index(of: request.section, in: old, dropped: dropped.source)
+            let oldSection = oldIndex.map { Self.items(of: $0, in: old, role: "old", dropped: dropped.source, errors: &errors) }
+            guard errors.isEmpty else { continue }
+            let page: WaterfallPage
+            let oldPage: WaterfallPage?
+            do {
+                page = try WaterfallLayout.layout(newSection.items, settings: request.settings, pageSize: request.pageSize)
+            } catch {
+                return error.problem(
+                    settings: member("settings", of: request.path), item: { newSection.paths[$0] }, cursor: "cursor",
+                    pageSize: member("pageSize", of: request.path))
+            }
+            do throws(WaterfallError) {
+                if let oldSection {
+                    oldPage = try WaterfallLayout.layout(oldSection.items, settings: request.settings)
+                } else {
+                    oldPage = nil
+                }
+            } catch {
+                return error.problem(
+                    settings: member("settings", of: request.path), item: { oldSection?.paths[$0] ?? "old" }, cursor: "cursor",
+                    pageSize: member("pageSize", of: request.path))
+            }
+            var oldFrames: [WireID: PixelRect] = [:]
+            if let oldPage, let oldSection {
+                for placed in oldPage.items { oldFrames[oldSection.ids[placed.index]] = placed.frame }
+            }
+            let changed = page.items.compactMap { placed -> WireID? in
+                let id = newSection.ids[placed.index]
+                guard let before = oldFrames[id], before != placed.frame else { return nil }
+                return id
+            }
+            pages.append((request.section, newSection.ids, page, changed))
+        }
+        guard errors.isEmpty else { return errors.problem }
+        writer.key("layouts")
+        writer.beginArray()
+        for (section, ids, page, changed) in pages {
+            writer.beginObject()
+            writer.key("section")
+            section.write(into: &writer)
+            page.writeMembers(into: &writer, ids: ids, cursor: page.continuation.map(cursors.seal))
+            writer.key("changedFrames")
+            writer.inline { writer in
+                writer.beginArray()
+                for id in changed { id.write(into: &writer) }
+                writer.endArray()
+            }
+            writer.endObject()
+        }
+        writer.endArray()
+        return nil
+    }
+
+    /// The index of the first kept section with an id.
+    private static func index(of section: SectionID, in snapshot: Snapshot, dropped: DroppedDuplicates.Positions) -> Int? {
+        snapshot.sections.indices.first { snapshot.sections[$0].id == section && !dropped.sections.contains($0) }
+    }
+
+    /// A section's kept items: their ids, layout items and JSON paths.
+    private static func items(
+        of section: Int, in snapshot: Snapshot, role: String, dropped: DroppedDuplicates.Positions,
+        errors: inout FieldErrors
+    ) -> (ids: [WireID], items: [WaterfallItem], paths: [String]) {
+        let droppedItems = Set(dropped.elements.filter { $0.section == section }.map(\.element))
+        var result: (ids: [WireID], items: [WaterfallItem], paths: [String]) = ([], [], [])
+        for (index, item) in snapshot.sections[section].items.enumerated() where !droppedItems.contains(index) {
+            let path = snapshot.isBareItemList ? "\(role).items[\(index)]" : "\(role).sections[\(section)].items[\(index)]"
+            guard let decoded = WaterfallItem.decode(item.content, path: path, errors: &errors) else { continue }
+            result.ids.append(item.id)
+            result.items.append(decoded)
+            result.paths.append(path)
+        }
+        return result
+    }
+}

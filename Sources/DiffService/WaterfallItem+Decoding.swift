@@ -1,0 +1,59 @@
+import SnapshotJSON
+import Waterfall
+
+extension WaterfallItem {
+    /// The members of an item that size it; every other member is ignored by the layout.
+    static let sizeMembers = ["aspectRatio", "width", "height", "fixedHeight", "extraHeight", "fullWidth"]
+
+    /// Decodes an item's size from its content (every member but `id`): exactly one of `aspectRatio`,
+    /// `width` with `height`, or `fixedHeight`; optionally `extraHeight` (points) and `fullWidth` (boolean).
+    ///
+    /// - Parameters:
+    ///   - content: The item's content.
+    ///   - path: The item's JSON path, for errors.
+    ///   - errors: Where missing, ambiguous and mistyped size members are recorded.
+    static func decode(_ content: ContentKey, path: String, errors: inout FieldErrors) -> WaterfallItem? {
+        var reader = content.reader
+        var aspectRatio: Double?
+        var width: Double?
+        var height: Double?
+        var fixedHeight: Double?
+        var extraHeight = 0.0
+        var fullWidth = false
+        let before = errors.errors.count
+        reader.members { reader, name in
+            let field = member(name, of: path)
+            switch name {
+            case "aspectRatio": aspectRatio = errors.number(&reader, field)
+            case "width": width = errors.number(&reader, field)
+            case "height": height = errors.number(&reader, field)
+            case "fixedHeight": fixedHeight = errors.number(&reader, field)
+            case "extraHeight": extraHeight = errors.number(&reader, field) ?? 0
+            case "fullWidth": fullWidth = errors.boolean(&reader, field) ?? false
+            default: reader.skip()
+            }
+        }
+        guard errors.errors.count == before else { return nil }
+        let given = [aspectRatio != nil, width != nil || height != nil, fixedHeight != nil].filter { $0 }.count
+        if given == 0 {
+            errors.add(path, "missing size: give aspectRatio, width and height, or fixedHeight")
+            return nil
+        }
+        if given > 1 {
+            errors.add(path, "ambiguous size: give only one of aspectRatio, width and height, or fixedHeight")
+            return nil
+        }
+        let size: ItemSize
+        if let aspectRatio {
+            size = .aspectRatio(aspectRatio)
+        } else if let fixedHeight {
+            size = .fixedHeight(fixedHeight)
+        } else if let width, let height {
+            size = .size(width: width, height: height)
+        } else {
+            errors.add(member(width == nil ? "width" : "height", of: path), "missing required member (width and height go together)")
+            return nil
+        }
+        return WaterfallItem(size: size, extraHeight: extraHeight, isFullWidth: fullWidth)
+    }
+}

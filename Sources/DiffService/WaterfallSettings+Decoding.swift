@@ -1,0 +1,99 @@
+import SnapshotJSON
+import Waterfall
+
+extension WaterfallSettings {
+    /// Decodes layout settings, recording every invalid or unknown member by path.
+    ///
+    /// ```json
+    /// {"containerWidth": 375, "scale": 3, "columns": 2, "columnSpacing": 8, "itemSpacing": 8,
+    ///  "insets": {"top": 0, "leading": 16, "bottom": 0, "trailing": 16},
+    ///  "direction": "leftToRight", "strategy": "shortestColumn"}
+    /// ```
+    /// `columns` is a count, or `{"count": n}`, or `{"minimumWidth": w, "maximumCount": n}`. Only
+    /// `containerWidth` is required. Ranges are checked later by the layout engine.
+    static func decode(_ reader: inout CanonicalReader, path: String, errors: inout FieldErrors) -> WaterfallSettings? {
+        guard errors.object(&reader, path) else { return nil }
+        var settings = WaterfallSettings(containerWidth: .nan)
+        var hasWidth = false
+        let before = errors.errors.count
+        reader.members { reader, name in
+            let field = member(name, of: path)
+            switch name {
+            case "containerWidth":
+                hasWidth = true
+                if let value = errors.number(&reader, field) { settings.containerWidth = value }
+            case "scale":
+                if let value = errors.number(&reader, field) { settings.scale = value }
+            case "columns":
+                if let rule = decodeColumns(&reader, path: field, errors: &errors) { settings.columns = rule }
+            case "columnSpacing":
+                if let value = errors.number(&reader, field) { settings.columnSpacing = value }
+            case "itemSpacing":
+                if let value = errors.number(&reader, field) { settings.itemSpacing = value }
+            case "insets":
+                if let insets = decodeInsets(&reader, path: field, errors: &errors) { settings.insets = insets }
+            case "direction":
+                if let value = errors.choice(LayoutDirection.self, &reader, field) { settings.direction = value }
+            case "strategy":
+                if let value = errors.choice(LayoutStrategy.self, &reader, field) { settings.strategy = value }
+            default:
+                errors.add(
+                    field,
+                    "unknown setting; expected containerWidth, scale, columns, columnSpacing, itemSpacing, insets, direction or strategy")
+                reader.skip()
+            }
+        }
+        if !hasWidth { errors.add(member("containerWidth", of: path), "missing required member") }
+        return errors.errors.count == before ? settings : nil
+    }
+
+    private static func decodeColumns(_ reader: inout CanonicalReader, path: String, errors: inout FieldErrors) -> ColumnRule? {
+        if reader.kind == .number {
+            return errors.integer(&reader, path).map { .count($0) }
+        }
+        guard reader.kind == .object else {
+            errors.add(path, "expected an integer or an object, found \(reader.kind.rawValue)")
+            reader.skip()
+            return nil
+        }
+        var count: Int?
+        var minimumWidth: Double?
+        var maximumCount: Int?
+        reader.members { reader, name in
+            let field = member(name, of: path)
+            switch name {
+            case "count": count = errors.integer(&reader, field)
+            case "minimumWidth": minimumWidth = errors.number(&reader, field)
+            case "maximumCount": maximumCount = errors.integer(&reader, field)
+            default:
+                errors.add(field, "unknown member; expected count, or minimumWidth and maximumCount")
+                reader.skip()
+            }
+        }
+        switch (count, minimumWidth) {
+        case (let count?, nil) where maximumCount == nil: return .count(count)
+        case (nil, let width?): return .minimumWidth(width, maximumCount: maximumCount)
+        case (nil, nil): errors.add(path, "expected count or minimumWidth")
+        default: errors.add(path, "give either count, or minimumWidth (with an optional maximumCount)")
+        }
+        return nil
+    }
+
+    private static func decodeInsets(_ reader: inout CanonicalReader, path: String, errors: inout FieldErrors) -> EdgeInsets? {
+        guard errors.object(&reader, path) else { return nil }
+        var insets = EdgeInsets()
+        reader.members { reader, name in
+            let field = member(name, of: path)
+            switch name {
+            case "top": insets.top = errors.number(&reader, field) ?? 0
+            case "leading": insets.leading = errors.number(&reader, field) ?? 0
+            case "bottom": insets.bottom = errors.number(&reader, field) ?? 0
+            case "trailing": insets.trailing = errors.number(&reader, field) ?? 0
+            default:
+                errors.add(field, "unknown member; expected top, leading, bottom or trailing")
+                reader.skip()
+            }
+        }
+        return insets
+    }
+}
