@@ -1,0 +1,460 @@
+"""Checks openapi.yaml against the running service (run by scripts/openapi-check, which sets up the venv).
+
+1. openapi.yaml is a valid OpenAPI 3.1 document.
+2. `snapdiff serve` is started on a free port with a 4096-byte body limit.
+3. A fixed set of requests covers every route and every problem type the server can produce over HTTP; each
+   response's body is validated against the schema the spec declares for its path, method, status and media
+   type (OpenAPI 3.1 schemas are JSON Schema 2020-12; $refs resolve inside the spec), and each problem's
+   `type` and `status` are the ones expected.
+4. SIGTERM while a request is in flight: /readyz answers the 503 problem, the request still gets its 200,
+   and the server exits 0.
+
+Prints one PASS or FAIL line per check and a summary; exits 1 on any failure.
+"""
+
+from __future__ import annotations
+
+import argparse
+import atexit
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+
+import yaml
+from jsonschema import Draft202012Validator
+from openapi_spec_validator import OpenAPIV31SpecValidator, validate as validate_spec
+from referencing import Registry, Resource
+from referencing.jsonschema import DRAFT202012
+
+SPEC_URI = "urn:snapdiff:openapi"
+BODY_LIMIT = 4096
+PROBLEM_PREFIX = "urn:snapdiff:problem:"
+
+
+@dataclass
+class Response:
+    status: int
+    headers: dict[str, str]  # lowercased names
+    body: bytes
+
+    @property
+    def media_type(self) -> str:
+        return self.headers.get("content-type", "").split(";")[0].strip().lower()
+
+    def json(self):
+        return json.loads(self.body)
+
+
+class Connection:
+    """A blocking HTTP/1.1 client on one TCP connection; reads Content-Length responses only."""
+
+    def __init__(self, port: int, timeout: float = 30):
+        self.sock = socket.create_connection(("127.0.0.1", port), timeout=timeout)
+        self.buffer = b""
+
+    def close(self):
+        self.sock.close()
+
+    def send(self, data: bytes):
+        self.sock.sendall(data)
+
+    def request(self, method: str, path: str, body: bytes | None = None, headers: dict[str, str] | None = None,
+                content_length: bool = True) -> Response:
+        self.send(request_bytes(method, path, body, headers, content_length))
+        return self.read_response()
+
+    def _fill(self):
+        chunk = self.sock.recv(65536)
+        if not chunk:
+            raise ConnectionError("the server closed the connection")
+        self.buffer += chunk
+
+    def read_response(self) -> Response:
+        while b"\r\n\r\n" not in self.buffer:
+            self._fill()
+        head, self.buffer = self.buffer.split(b"\r\n\r\n", 1)
+        lines = head.decode("latin-1").split("\r\n")
+        version, status, *_ = lines[0].split(" ", 2)
+        if version != "HTTP/1.1":
+            raise ValueError(f"bad status line {lines[0]!r}")
+        headers = {}
+        for line in lines[1:]:
+            name, _, value = line.partition(":")
+            headers[name.strip().lower()] = value.strip()
+        length = int(headers.get("content-length", "0"))
+        while len(self.buffer) < length:
+            self._fill()
+        body, self.buffer = self.buffer[:length], self.buffer[length:]
+        return Response(int(status), headers, body)
+
+
+def request_bytes(method: str, path: str, body: bytes | None = None, headers: dict[str, str] | None = None,
+                  content_length: bool = True) -> bytes:
+    head = f"{method} {path} HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+    for name, value in (headers or {}).items():
+        head += f"{name}: {value}\r\n"
+    if body is not None and content_length:
+        head += f"Content-Length: {len(body)}\r\n"
+    return (head + "\r\n").encode() + (body or b"")
+
+
+def chunked(body: bytes, size: int = 1000) -> bytes:
+    out = b""
+    for start in range(0, len(body), size):
+        piece = body[start:start + size]
+        out += f"{len(piece):x}\r\n".encode() + piece + b"\r\n"
+    return out + b"0\r\n\r\n"
+
+
+JSON_HEADERS = {"Content-Type": "application/json"}
+
+
+def diff_body(old, new, options=None, pad_to: int | None = None) -> bytes:
+    request = {"old": old, "new": new}
+    if options is not None:
+        request["options"] = options
+    body = json.dumps(request).encode()
+    if pad_to is not None:
+        body += b" " * (pad_to - len(body))
+    return body
+
+
+def items(ids):
+    return {"items": [{"id": i} for i in ids]}
+
+
+@dataclass
+class Checker:
+    spec: dict
+    spec_bytes: bytes
+    passed: list[str] = field(default_factory=list)
+    failed: list[str] = field(default_factory=list)
+    problem_types_seen: set[str] = field(default_factory=set)
+    operations_seen: set[tuple[str, str]] = field(default_factory=set)
+
+    def __post_init__(self):
+        resource = Resource.from_contents(self.spec, default_specification=DRAFT202012)
+        self.registry = Registry().with_resource(SPEC_URI, resource)
+        self.problem_enum = self.spec["components"]["schemas"]["Problem"]["properties"]["type"]["enum"]
+
+    def result(self, name: str, errors: list[str]):
+        if errors:
+            self.failed.append(name)
+            print(f"FAIL {name}")
+            for error in errors:
+                print(f"     {error}")
+        else:
+            self.passed.append(name)
+            print(f"PASS {name}")
+
+    def validator(self, pointer: str) -> Draft202012Validator:
+        return Draft202012Validator({"$ref": f"{SPEC_URI}#{pointer}"}, registry=self.registry)
+
+    def resolve(self, node: dict) -> dict:
+        while "$ref" in node:
+            ref = node["$ref"]
+            assert ref.startswith("#/"), ref
+            node = self.spec
+            for part in ref[2:].split("/"):
+                node = node[part.replace("~1", "/").replace("~0", "~")]
+        return node
+
+    def declared_response(self, path: str | None, method: str, status: int) -> tuple[str, dict] | None:
+        """The spec's response object (and its JSON pointer) for an operation and status; `path` None for a
+        path the spec does not have (then the shared Problem response applies)."""
+        if path is None:
+            return "/components/responses/Problem", self.spec["components"]["responses"]["Problem"]
+        operation = self.spec["paths"].get(path, {}).get(method.lower())
+        if operation is None:  # a method the path does not have: the 405 problem
+            return "/components/responses/Problem", self.spec["components"]["responses"]["Problem"]
+        responses = operation["responses"]
+        key = str(status) if str(status) in responses else "default" if "default" in responses else None
+        if key is None:
+            return None
+        response = responses[key]
+        pointer = f"/paths/{path.replace('~', '~0').replace('/', '~1')}/{method.lower()}/responses/{key}"
+        if "$ref" in response:
+            pointer = response["$ref"][1:]
+        return pointer, self.resolve(response)
+
+    def check(self, name: str, response: Response, *, path: str | None, method: str, status: int,
+              problem: str | None = None, extra=None):
+        """Validates `response` against the spec; `problem` is the expected problem slug for an error."""
+        errors: list[str] = []
+        if response.status != status:
+            errors.append(f"status {response.status}, expected {status}: {response.body[:300]!r}")
+        if path is not None and path in self.spec["paths"] and method.lower() in self.spec["paths"][path]:
+            self.operations_seen.add((path, method.lower()))
+        declared = self.declared_response(path, method, response.status)
+        if declared is None:
+            errors.append(f"the spec declares no {response.status} (nor default) response for {method} {path}")
+        else:
+            pointer, declared_response = declared
+            content = declared_response.get("content", {})
+            if response.media_type not in content:
+                errors.append(f"Content-Type {response.media_type!r} is not among {sorted(content)} at {pointer}")
+            else:
+                media_pointer = f"{pointer}/content/{response.media_type.replace('/', '~1')}/schema"
+                try:
+                    instance = response.json() if response.media_type.endswith("json") else response.body.decode()
+                except (ValueError, UnicodeDecodeError) as error:
+                    errors.append(f"body does not parse: {error}")
+                else:
+                    for error in sorted(self.validator(media_pointer).iter_errors(instance), key=str):
+                        where = "/".join(str(part) for part in error.absolute_path) or "(root)"
+                        errors.append(f"schema {media_pointer}: at {where}: {error.message[:300]}")
+                    if problem is not None and isinstance(instance, dict):
+                        errors += self.problem_errors(instance, response, problem)
+                    if extra is not None and not errors:
+                        errors += extra(response, instance) or []
+            for header in declared_response.get("headers", {}):
+                if header.lower() == "allow" and response.status == 405 and "allow" not in response.headers:
+                    errors.append("405 without an Allow header")
+        self.result(name, errors)
+
+    def problem_errors(self, instance: dict, response: Response, slug: str) -> list[str]:
+        errors = []
+        kind = instance.get("type")
+        self.problem_types_seen.add(kind)
+        if kind != PROBLEM_PREFIX + slug:
+            errors.append(f"type {kind!r}, expected {PROBLEM_PREFIX + slug!r}")
+        if kind not in self.problem_enum:
+            errors.append(f"type {kind!r} is not in the Problem type enum")
+        if instance.get("status") != response.status:
+            errors.append(f"status member {instance.get('status')} differs from the HTTP status {response.status}")
+        return errors
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+class Server:
+    def __init__(self, binary: str):
+        self.binary = binary
+        self.process: subprocess.Popen | None = None
+        self.log = tempfile.TemporaryFile()
+        self.port = 0
+
+    def start(self):
+        for _ in range(3):
+            self.port = free_port()
+            self.process = subprocess.Popen(
+                [self.binary, "serve", "--port", str(self.port), "--max-body-bytes", str(BODY_LIMIT),
+                 "--threads", "2", "--log-level", "warning"],
+                stdout=self.log, stderr=self.log, stdin=subprocess.DEVNULL)
+            deadline = time.monotonic() + 30
+            while time.monotonic() < deadline and self.process.poll() is None:
+                try:
+                    connection = Connection(self.port, timeout=2)
+                    try:
+                        if connection.request("GET", "/healthz").status == 200:
+                            return
+                    finally:
+                        connection.close()
+                except OSError:
+                    time.sleep(0.05)
+            self.stop()  # exited early (port taken meanwhile?) or never became healthy: try another port
+        raise RuntimeError("snapdiff serve did not become healthy:\n" + self.output())
+
+    def output(self) -> str:
+        self.log.seek(0)
+        return self.log.read().decode(errors="replace")[-4000:]
+
+    def stop(self):
+        if self.process is not None and self.process.poll() is None:
+            self.process.kill()
+            self.process.wait()
+
+
+def run_checks(checker: Checker, server: Server):
+    port = server.port
+
+    def once(method, path, body=None, headers=None, content_length=True) -> Response:
+        connection = Connection(port)
+        try:
+            return connection.request(method, path, body, headers, content_length)
+        finally:
+            connection.close()
+
+    # Routes.
+    checker.check("GET / is the Index", once("GET", "/"), path="/", method="GET", status=200,
+                  extra=lambda r, i: [] if i.get("name") == "snapdiff" else ["name is not snapdiff"])
+    checker.check("GET /healthz is the Status ok", once("GET", "/healthz"), path="/healthz", method="GET",
+                  status=200, extra=lambda r, i: [] if i == {"status": "ok"} else [f"{i}"])
+    checker.check("GET /readyz is the Status ready", once("GET", "/readyz"), path="/readyz", method="GET",
+                  status=200, extra=lambda r, i: [] if i == {"status": "ready"} else [f"{i}"])
+    checker.check("GET /openapi.yaml is openapi.yaml byte for byte", once("GET", "/openapi.yaml"),
+                  path="/openapi.yaml", method="GET", status=200,
+                  extra=lambda r, i: [] if r.body == checker.spec_bytes else ["differs from openapi.yaml"])
+
+    # POST /diff: the spec's own example, then every option.
+    diff_operation = checker.spec["paths"]["/diff"]["post"]
+    request_schema = diff_operation["requestBody"]["content"]["application/json"]
+    for example_name, example in request_schema.get("examples", {}).items():
+        request_errors = [error.message for error in checker.validator(
+            "/paths/~1diff/post/requestBody/content/application~1json/schema").iter_errors(example["value"])]
+        checker.result(f"request example {example_name!r} is a valid DiffRequest", request_errors)
+        checker.check(f"POST /diff with example {example_name!r} is a DiffResponse",
+                      once("POST", "/diff", json.dumps(example["value"]).encode(), JSON_HEADERS),
+                      path="/diff", method="POST", status=200)
+    sectioned = diff_body(
+        {"sections": [{"id": "a", "items": [{"id": 1}, {"id": 2}]}, {"id": "b", "items": [{"id": 3}]},
+                      {"id": "c", "title": "C", "items": [{"id": 4}, {"id": 5}]}, {"id": "d", "items": [{"id": 6}]}]},
+        {"sections": [{"id": "c", "title": "C2", "items": [{"id": 5}, {"id": 4}]}, {"id": "e", "items": [{"id": 7}]},
+                      {"id": "a", "items": [{"id": 1, "x": True}, {"id": 6}]}, {"id": "d", "items": []}]},
+        {"renderings": ["staged", "sequential"]})
+    checker.check("POST /diff sectioned, staged and sequential, is a DiffResponse",
+                  once("POST", "/diff", sectioned, JSON_HEADERS), path="/diff", method="POST", status=200,
+                  extra=lambda r, i: [] if len(i.get("staged", [])) == 5 and i.get("sequential") else ["renderings"])
+    keep_first = diff_body({"items": [{"id": 1}, {"id": 1}, {"id": "a"}]},
+                           {"sections": [{"id": "s", "items": [{"id": "a"}]}, {"id": "s", "items": []}]},
+                           {"duplicates": "keepFirst", "pretty": True, "renderings": ["sequential"]})
+    checker.check("POST /diff keepFirst, pretty, is a DiffResponse with droppedDuplicates",
+                  once("POST", "/diff", keep_first, {"Content-Type": "application/vnd.example+json; charset=utf-8"}),
+                  path="/diff", method="POST", status=200,
+                  extra=lambda r, i: [] if "droppedDuplicates" in i and b"\n  " in r.body else ["not as asked"])
+    checker.check("POST /diff at exactly the body limit is a DiffResponse",
+                  once("POST", "/diff", diff_body(items([1, 2]), items([2, 1]), pad_to=BODY_LIMIT), JSON_HEADERS),
+                  path="/diff", method="POST", status=200)
+
+    # Every problem the server produces over HTTP.
+    valid = diff_body(items([1]), items([2]))
+    checker.check("404 not-found", once("GET", "/nope"), path=None, method="GET", status=404, problem="not-found")
+    checker.check("405 method-not-allowed (GET /diff)", once("GET", "/diff"), path="/diff", method="GET",
+                  status=405, problem="method-not-allowed",
+                  extra=lambda r, i: [] if r.headers.get("allow") == "POST" else [f"Allow {r.headers.get('allow')}"])
+    checker.check("405 method-not-allowed (POST /healthz)", once("POST", "/healthz", valid, JSON_HEADERS),
+                  path="/healthz", method="POST", status=405, problem="method-not-allowed",
+                  extra=lambda r, i: [] if r.headers.get("allow") == "GET" else [f"Allow {r.headers.get('allow')}"])
+    checker.check("415 unsupported-media-type (text/plain)",
+                  once("POST", "/diff", valid, {"Content-Type": "text/plain"}), path="/diff", method="POST",
+                  status=415, problem="unsupported-media-type")
+    checker.check("415 unsupported-media-type (no Content-Type)", once("POST", "/diff", valid), path="/diff",
+                  method="POST", status=415, problem="unsupported-media-type")
+    checker.check("400 empty-body", once("POST", "/diff", b"", JSON_HEADERS), path="/diff", method="POST",
+                  status=400, problem="empty-body")
+    malformed = b'{"old": {"items": []},\n "new": {"items": [1,,2]}}'
+    checker.check("400 malformed-json with line, column and offset",
+                  once("POST", "/diff", malformed, JSON_HEADERS), path="/diff", method="POST", status=400,
+                  problem="malformed-json",
+                  extra=lambda r, i: [] if (i.get("line"), i.get("offset")) == (2, malformed.index(b",,") + 1)
+                  else [f"line {i.get('line')} offset {i.get('offset')}"])
+    bad_utf8 = b'{"old": {"items": [{"id": "\xc3\x28"}]}, "new": {"items": []}}'
+    checker.check("400 invalid-utf8 with offset", once("POST", "/diff", bad_utf8, JSON_HEADERS), path="/diff",
+                  method="POST", status=400, problem="invalid-utf8",
+                  extra=lambda r, i: [] if i.get("offset") == bad_utf8.index(b"\xc3") else [f"offset {i.get('offset')}"])
+    deep = b'{"old": {"items": []}, "new": {"items": [{"id": 1, "x": ' + b"[" * 200 + b"]" * 200 + b"}]}}"
+    checker.check("400 nesting-too-deep with limit and offset", once("POST", "/diff", deep, JSON_HEADERS),
+                  path="/diff", method="POST", status=400, problem="nesting-too-deep")
+    invalid = diff_body({"sections": [{"id": True, "items": [{"id": {}}]}]}, items([1]), {"renderings": ["x"]})
+    checker.check("422 invalid-request with errors", once("POST", "/diff", invalid, JSON_HEADERS), path="/diff",
+                  method="POST", status=422, problem="invalid-request",
+                  extra=lambda r, i: [] if {e["path"] for e in i.get("errors", [])} ==
+                  {"old.sections[0].id", "old.sections[0].items[0].id", "options.renderings[0]"}
+                  else [f"errors {i.get('errors')}"])
+    duplicates = diff_body({"items": [{"id": 1}, {"id": 1}]},
+                           {"sections": [{"id": "s", "items": []}, {"id": "s", "items": []}]})
+    checker.check("422 duplicate-ids with duplicates", once("POST", "/diff", duplicates, JSON_HEADERS),
+                  path="/diff", method="POST", status=422, problem="duplicate-ids",
+                  extra=lambda r, i: [] if len(i.get("duplicates", [])) == 2 else [f"{i.get('duplicates')}"])
+
+    too_long = Connection(port)  # the head alone: the 413 must come without the body
+    too_long.send(request_bytes("POST", "/diff", None, {**JSON_HEADERS, "Content-Length": str(BODY_LIMIT + 1)}))
+    checker.check("413 content-too-large (Content-Length one byte over)", too_long.read_response(), path="/diff",
+                  method="POST", status=413, problem="content-too-large",
+                  extra=lambda r, i: [] if i.get("limit") == BODY_LIMIT else [f"limit {i.get('limit')}"])
+    too_long.close()
+    chunks = Connection(port)
+    chunks.send(request_bytes("POST", "/diff", None, {**JSON_HEADERS, "Transfer-Encoding": "chunked"})
+                + chunked(diff_body(items([1]), items([1]), pad_to=BODY_LIMIT + 1)))
+    checker.check("413 content-too-large (chunked)", chunks.read_response(), path="/diff", method="POST",
+                  status=413, problem="content-too-large")
+    chunks.close()
+
+    # Shutdown: SIGTERM while a request is in flight. The readiness probe turns 503 on a connection opened
+    # before, the in-flight request still gets its 200, and the process exits 0.
+    body = diff_body(items(range(100)), items(reversed(range(100))))
+    in_flight = Connection(port)
+    probe = Connection(port)
+    in_flight.send(request_bytes("POST", "/diff", None, {**JSON_HEADERS, "Content-Length": str(len(body))})
+                   + body[:10])
+    time.sleep(0.2)  # the head is read: the request is in flight
+    server.process.send_signal(signal.SIGTERM)
+    draining = None
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        response = probe.request("GET", "/readyz")
+        if response.status != 200:
+            draining = response
+            break
+        time.sleep(0.02)
+    if draining is None:
+        checker.result("503 shutting-down from /readyz after SIGTERM", ["/readyz stayed 200 for 10 s"])
+    else:
+        checker.check("503 shutting-down from /readyz after SIGTERM", draining, path="/readyz", method="GET",
+                      status=503, problem="shutting-down")
+    in_flight.send(body[10:])
+    checker.check("POST /diff in flight at SIGTERM is answered in full", in_flight.read_response(), path="/diff",
+                  method="POST", status=200,
+                  extra=lambda r, i: [] if i["counts"]["elementMoved"] == 99 else [f"{i['counts']}"])
+    try:
+        code = server.process.wait(timeout=20)
+        checker.result("snapdiff exits 0 on SIGTERM", [] if code == 0 else [f"exit status {code}"])
+    except subprocess.TimeoutExpired:
+        checker.result("snapdiff exits 0 on SIGTERM", ["still running 20 s after SIGTERM"])
+
+    # Coverage of the spec.
+    not_over_http = {PROBLEM_PREFIX + "internal-error"}  # only on a bug: details go to the log
+    missing = set(checker.problem_types_seen) ^ (set(checker.problem_enum) - not_over_http)
+    checker.result("every problem type of the spec was produced (internal-error aside)",
+                   [f"not produced or not listed: {sorted(missing)}"] if missing else [])
+    operations = {(path, method) for path, item in checker.spec["paths"].items() for method in item
+                  if method in ("get", "put", "post", "delete", "patch", "head", "options", "trace")}
+    unexercised = operations - checker.operations_seen
+    checker.result("every operation of the spec was exercised",
+                   [f"not exercised: {sorted(unexercised)}"] if unexercised else [])
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--binary", required=True, help="the snapdiff executable")
+    parser.add_argument("--spec", default="openapi.yaml")
+    arguments = parser.parse_args()
+
+    with open(arguments.spec, "rb") as file:
+        spec_bytes = file.read()
+    spec = yaml.safe_load(spec_bytes)
+    checker = Checker(spec, spec_bytes)
+    try:
+        validate_spec(spec, cls=OpenAPIV31SpecValidator)
+        checker.result("openapi.yaml is valid OpenAPI 3.1", [])
+    except Exception as error:  # the validator's errors are many types
+        checker.result("openapi.yaml is valid OpenAPI 3.1", [str(error)[:2000]])
+
+    server = Server(arguments.binary)
+    atexit.register(server.stop)
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
+    server.start()
+    try:
+        run_checks(checker, server)
+    except Exception as error:
+        checker.result("the checks ran to the end", [f"{type(error).__name__}: {error}"])
+    finally:
+        server.stop()
+    if checker.failed:
+        print("server log (tail):\n" + server.output())
+    print(f"openapi-check: {len(checker.passed)} passed, {len(checker.failed)} failed")
+    return 1 if checker.failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
