@@ -1,0 +1,161 @@
+@testable import DiffService
+import MicroHTTP
+import Testing
+
+/// `POST /layout` and `options.layouts` in `/diff`, over a real socket.
+@Suite struct LayoutRouteTests {
+    private static let settings =
+        #"{"containerWidth": 375, "scale": 3, "columns": 2, "columnSpacing": 8, "itemSpacing": 8, "insets": {"leading": 16, "trailing": 16}}"#
+
+    private static func photos(_ range: Range<Int>) -> String {
+        "[" + range.map { #"{"id": "p\#($0)", "aspectRatio": \#(0.5 + Double($0 % 7) / 4), "extraHeight": \#($0 % 3 * 10)}"# }
+            .joined(separator: ",") + "]"
+    }
+
+    private func post(_ client: TestClient, _ target: String, _ body: String) throws -> TestClient.Response {
+        try client.request("POST", target, headers: [("Content-Type", "application/json")], body: Array(body.utf8))
+    }
+
+    @Test func pagesThroughCursorsEqualTheOneShotLayout() throws {
+        try withService { service in
+            let client = try service.connect()
+            let whole = try JSON(parsing: try post(client, "/layout", #"{"settings": \#(Self.settings), "items": \#(Self.photos(0..<23))}"#).body)
+            var frames: [JSON] = []
+            var cursor: String?
+            var next = 0
+            while next < 23 {
+                let page = min(next + 5, 23)
+                let cursorMember = cursor.map { #", "cursor": "\#($0)""# } ?? ""
+                let response = try post(
+                    client, "/layout", #"{"settings": \#(Self.settings), "items": \#(Self.photos(next..<23)), "pageSize": 5\#(cursorMember)}"#)
+                #expect(response.status == 200, "\(response.text)")
+                let answer = try JSON(parsing: response.body)
+                #expect(answer["firstIndex"]?.int == next)
+                frames += try #require(answer["items"]?.array)
+                cursor = try #require(answer["nextCursor"]?.string)
+                #expect(cursor?.allSatisfy { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" } == true, "URL-safe")
+                if page == 23 {
+                    #expect(answer["columnHeights"] == whole["columnHeights"])
+                    #expect(answer["contentHeight"] == whole["contentHeight"])
+                }
+                next = page
+            }
+            #expect(frames == whole["items"]?.array)
+        }
+    }
+
+    @Test func cursorProblems() throws {
+        try withService { service in
+            let client = try service.connect()
+            let first = try JSON(parsing: try post(client, "/layout", #"{"settings": \#(Self.settings), "items": \#(Self.photos(0..<3))}"#).body)
+            let cursor = try #require(first["nextCursor"]?.string)
+            var altered = Array(cursor)
+            altered[4] = altered[4] == "A" ? "B" : "A"
+            try expectProblem(
+                try post(client, "/layout", #"{"settings": \#(Self.settings), "items": [], "cursor": "\#(String(altered))"}"#),
+                .invalidCursor)
+            try expectProblem(
+                try post(client, "/layout", #"{"settings": \#(Self.settings), "items": [], "cursor": "not a cursor!"}"#), .invalidCursor)
+            let other = #"{"containerWidth": 375, "scale": 3, "columns": 3}"#
+            try expectProblem(try post(client, "/layout", #"{"settings": \#(other), "items": [], "cursor": "\#(cursor)"}"#), .cursorMismatch)
+            let balanced = #"{"containerWidth": 375, "strategy": "balanced"}"#
+            let notStable = try expectProblem(
+                try post(client, "/layout", #"{"settings": \#(balanced), "items": [], "cursor": "\#(cursor)"}"#), .layoutNotAppendStable)
+            #expect(notStable["errors"]?[0]?["path"]?.string == "cursor")
+            try expectProblem(
+                try post(client, "/layout", #"{"settings": \#(balanced), "items": \#(Self.photos(0..<3)), "pageSize": 2}"#),
+                .layoutNotAppendStable)
+        }
+    }
+
+    @Test(arguments: [
+        (#"{"containerWidth": -1}"#, #"[{"id": 1, "aspectRatio": 1}]"#, "settings.containerWidth"),
+        (#"{"containerWidth": 300, "columns": 0}"#, #"[{"id": 1, "aspectRatio": 1}]"#, "settings.columns.count"),
+        (#"{"containerWidth": 300, "columns": {"count": 65}}"#, #"[{"id": 1, "aspectRatio": 1}]"#, "settings.columns.count"),
+        (#"{"containerWidth": 100, "columns": 4, "columnSpacing": 40}"#, #"[{"id": 1, "aspectRatio": 1}]"#, "settings.columns"),
+        (#"{"containerWidth": 300, "scale": 1e400}"#, "[]", "settings.scale"),
+        (#"{"containerWidth": 300, "colums": 2}"#, "[]", "settings.colums"),
+        (#"{"containerWidth": 300}"#, #"[{"id": 1, "aspectRatio": 0}]"#, "items[0].aspectRatio"),
+        (#"{"containerWidth": 300}"#, #"[{"id": 1, "aspectRatio": 1000}]"#, "items[0].aspectRatio"),
+        (#"{"containerWidth": 300}"#, #"[{"id": 1, "width": 0, "height": 10}]"#, "items[0].width"),
+        (#"{"containerWidth": 300}"#, #"[{"id": 1, "width": 10}]"#, "items[0].height"),
+        (#"{"containerWidth": 300}"#, #"[{"id": 1}]"#, "items[0]"),
+        (#"{"containerWidth": 300}"#, #"[{"id": 1, "aspectRatio": 1, "fixedHeight": 10}]"#, "items[0]"),
+        (#"{"containerWidth": 300}"#, #"[{"id": 1, "fixedHeight": "tall"}]"#, "items[0].fixedHeight"),
+    ])
+    func invalidLayoutInputNamesTheField(settings: String, items: String, path: String) throws {
+        try withService { service in
+            let problem = try expectProblem(
+                try post(try service.connect(), "/layout", #"{"settings": \#(settings), "items": \#(items)}"#), .invalidRequest)
+            let paths = (problem["errors"]?.array ?? []).compactMap { $0["path"]?.string }
+            #expect(paths.contains(path), "\(problem)")
+        }
+    }
+
+    @Test func duplicateLayoutIdsAreNamed() throws {
+        try withService { service in
+            let problem = try expectProblem(
+                try post(
+                    try service.connect(), "/layout",
+                    #"{"settings": {"containerWidth": 300}, "items": [{"id": 1, "aspectRatio": 1}, {"id": "1", "aspectRatio": 1}, {"id": 1, "aspectRatio": 2}]}"#),
+                .duplicateIDs)
+            #expect(problem["duplicates"]?[0]?["paths"] == .array([.string("items[0]"), .string("items[2]")]))
+            #expect(problem["duplicates"]?.array?.count == 1, "1 and \"1\" are different ids")
+        }
+    }
+
+    @Test func diffReturnsTheFirstPageAndTheItemsWhoseFrameChanged() throws {
+        try withService { service in
+            let body = #"""
+                {"old": {"sections": [{"id": "photos", "items": [{"id": 1, "aspectRatio": 1}, {"id": 2, "aspectRatio": 0.5}, {"id": 3, "aspectRatio": 2}]}]},
+                 "new": {"sections": [{"id": "top", "items": []}, {"id": "photos", "items": [{"id": 1, "aspectRatio": 1}, {"id": 2, "aspectRatio": 0.5}, {"id": 4, "aspectRatio": 1}, {"id": 3, "aspectRatio": 2}]}]},
+                 "options": {"layouts": [{"section": "photos", "settings": {"containerWidth": 300, "columns": 2}, "pageSize": 3}]}}
+                """#
+            let response = try post(try service.connect(), "/diff", body)
+            #expect(response.status == 200, "\(response.text)")
+            let layout = try #require(try JSON(parsing: response.body)["layouts"]?[0])
+            #expect(layout["section"] == .string("photos"))
+            #expect(layout["items"]?.array?.count == 3)
+            #expect(layout["nextCursor"]?.string != nil)
+            // 1 and 2 keep their frames; 4 is new; 3 (beyond the page) is not reported.
+            #expect(layout["changedFrames"] == .array([]))
+            let moved = #"""
+                {"old": {"items": [{"id": 1, "aspectRatio": 1}, {"id": 2, "aspectRatio": 0.5}, {"id": 3, "aspectRatio": 2}]},
+                 "new": {"items": [{"id": 2, "aspectRatio": 0.5}, {"id": 1, "aspectRatio": 1}, {"id": 3, "aspectRatio": 2}]},
+                 "options": {"layouts": [{"settings": {"containerWidth": 300, "columns": 2}}]}}
+                """#
+            let answer = try JSON(parsing: try post(try service.connect(), "/diff", moved).body)
+            #expect(answer["layouts"]?[0]?["changedFrames"] == .array([.integer(2), .integer(1), .integer(3)]))
+            #expect(answer["layouts"]?[0]?["section"] == .null)
+        }
+    }
+
+    @Test func diffLayoutProblemsNameTheirPath() throws {
+        try withService { service in
+            let client = try service.connect()
+            let missing = try expectProblem(
+                try post(client, "/diff", diffBody(old: items([1]), new: items([1]), options: #"{"layouts": [{"section": "x", "settings": {"containerWidth": 300}}]}"#)),
+                .invalidRequest)
+            #expect(missing["errors"]?[0]?["path"]?.string == "options.layouts[0].section")
+            let unsized = try expectProblem(
+                try post(client, "/diff", diffBody(old: items([1]), new: items([1, 2]), options: #"{"layouts": [{"settings": {"containerWidth": 300}}]}"#)),
+                .invalidRequest)
+            let paths = (unsized["errors"]?.array ?? []).compactMap { $0["path"]?.string }
+            #expect(paths == ["new.items[0]", "new.items[1]", "old.items[0]"])
+        }
+    }
+
+    @Test func cursorsWorkAcrossReplicasSharingTheKey() throws {
+        func layout(_ service: DiffService, _ body: String) -> HTTPResponse {
+            service.respond(to: HTTPRequest(method: "POST", path: "/layout", headers: ["Content-Type": "application/json"], body: Array(body.utf8)))
+        }
+        let first = DiffService(logger: quietLogger, cursors: CursorCodec(secret: "shared"))
+        let second = DiffService(logger: quietLogger, cursors: CursorCodec(secret: "shared"))
+        let stranger = DiffService(logger: quietLogger, cursors: CursorCodec(secret: "other"))
+        let page = try JSON(parsing: layout(first, #"{"settings": \#(Self.settings), "items": \#(Self.photos(0..<2))}"#).body)
+        let cursor = try #require(page["nextCursor"]?.string)
+        let next = #"{"settings": \#(Self.settings), "items": \#(Self.photos(2..<4)), "cursor": "\#(cursor)"}"#
+        #expect(layout(second, next).status == 200)
+        #expect(layout(stranger, next).status == 400)
+    }
+}
