@@ -367,6 +367,50 @@ def run_checks(checker: Checker, server: Server):
                   path="/diff", method="POST", status=422, problem="duplicate-ids",
                   extra=lambda r, i: [] if len(i.get("duplicates", [])) == 2 else [f"{i.get('duplicates')}"])
 
+    # POST /layout: the spec's example, the next page from its cursor, and the layout problems.
+    layout_operation = checker.spec["paths"].get("/layout", {}).get("post")
+    if layout_operation is not None:
+        for example_name, example in layout_operation["requestBody"]["content"]["application/json"]["examples"].items():
+            request_errors = [error.message for error in checker.validator(
+                "/paths/~1layout/post/requestBody/content/application~1json/schema").iter_errors(example["value"])]
+            checker.result(f"request example {example_name!r} is a valid LayoutRequest", request_errors)
+            checker.check(f"POST /layout with example {example_name!r} is a LayoutPage",
+                          once("POST", "/layout", json.dumps(example["value"]).encode(), JSON_HEADERS),
+                          path="/layout", method="POST", status=200)
+        settings = {"containerWidth": 375, "scale": 3, "columns": 2, "columnSpacing": 8, "itemSpacing": 8}
+        first = once("POST", "/layout", json.dumps({"settings": settings, "pageSize": 2, "items": [
+            {"id": i, "aspectRatio": 1 + i / 10} for i in range(3)]}).encode(), JSON_HEADERS)
+        checker.check("POST /layout first page is a LayoutPage with nextCursor", first, path="/layout",
+                      method="POST", status=200,
+                      extra=lambda r, i: [] if isinstance(i.get("nextCursor"), str) else ["no nextCursor"])
+        cursor = first.json().get("nextCursor", "") if first.status == 200 else ""
+        checker.check("POST /layout next page from the cursor is a LayoutPage",
+                      once("POST", "/layout", json.dumps({"settings": settings, "cursor": cursor, "items": [
+                          {"id": 2, "aspectRatio": 1.2}]}).encode(), JSON_HEADERS),
+                      path="/layout", method="POST", status=200,
+                      extra=lambda r, i: [] if i.get("firstIndex") == 2 else [f"firstIndex {i.get('firstIndex')}"])
+        altered = cursor[:-2] + ("AA" if not cursor.endswith("AA") else "BB")
+        checker.check("400 invalid-cursor (altered cursor)",
+                      once("POST", "/layout", json.dumps({"settings": settings, "cursor": altered, "items": []}).encode(),
+                           JSON_HEADERS), path="/layout", method="POST", status=400, problem="invalid-cursor")
+        checker.check("409 cursor-mismatch (cursor from other settings)",
+                      once("POST", "/layout", json.dumps({"settings": {**settings, "columns": 3}, "cursor": cursor,
+                                                          "items": []}).encode(), JSON_HEADERS),
+                      path="/layout", method="POST", status=409, problem="cursor-mismatch")
+        checker.check("422 layout-not-append-stable (pageSize with balanced)",
+                      once("POST", "/layout", json.dumps({"settings": {**settings, "strategy": "balanced"}, "pageSize": 1,
+                                                          "items": [{"id": 1, "aspectRatio": 1}]}).encode(), JSON_HEADERS),
+                      path="/layout", method="POST", status=422, problem="layout-not-append-stable")
+        checker.check("415 unsupported-media-type (POST /layout, text/plain)",
+                      once("POST", "/layout", b"{}", {"Content-Type": "text/plain"}), path="/layout", method="POST",
+                      status=415, problem="unsupported-media-type")
+        with_layouts = diff_body({"items": [{"id": 1, "aspectRatio": 1}]},
+                                 {"items": [{"id": 2, "aspectRatio": 2}, {"id": 1, "aspectRatio": 1}]},
+                                 {"layouts": [{"settings": settings}]})
+        checker.check("POST /diff with options.layouts is a DiffResponse with layouts",
+                      once("POST", "/diff", with_layouts, JSON_HEADERS), path="/diff", method="POST", status=200,
+                      extra=lambda r, i: [] if len(i.get("layouts", [])) == 1 else ["no layouts"])
+
     too_long = Connection(port)  # the head alone: the 413 must come without the body
     too_long.send(request_bytes("POST", "/diff", None, {**JSON_HEADERS, "Content-Length": str(BODY_LIMIT + 1)}))
     checker.check("413 content-too-large (Content-Length one byte over)", too_long.read_response(), path="/diff",
