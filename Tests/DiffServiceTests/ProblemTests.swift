@@ -15,7 +15,7 @@ import Testing
 
     @Test(arguments: [
         ("GET", "/diff", "POST"), ("PUT", "/diff", "POST"), ("DELETE", "/", "GET"), ("POST", "/healthz", "GET"),
-        ("POST", "/readyz", "GET"), ("PATCH", "/openapi.yaml", "GET"),
+        ("POST", "/readyz", "GET"), ("PATCH", "/openapi.yaml", "GET"), ("GET", "/layout", "POST"),
     ])
     func wrongMethodIsNotAllowedWithAllow(method: String, path: String, allowed: String) throws {
         try withService { service in

@@ -16,7 +16,7 @@ import Testing
             #expect(
                 index["links"]
                     == .object([
-                        "diff": .string("/diff"), "openapi": .string("/openapi.yaml"),
+                        "diff": .string("/diff"), "layout": .string("/layout"), "openapi": .string("/openapi.yaml"),
                         "health": .string("/healthz"), "ready": .string("/readyz"),
                     ]))
             for link in ["/openapi.yaml", "/healthz", "/readyz"] {
