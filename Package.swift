@@ -52,6 +52,7 @@ let package = Package(
 
         // Release-build benchmarks (numbers in BENCHMARKS.md).
         .executableTarget(name: "listdiff-benchmark", dependencies: ["ListDiff"], path: "Benchmarks/ListDiffBenchmark"),
+        .executableTarget(name: "waterfall-benchmark", dependencies: ["Waterfall"], path: "Benchmarks/WaterfallBenchmark"),
         .executableTarget(
             name: "snapshotjson-benchmark", dependencies: ["SnapshotJSON"], path: "Benchmarks/SnapshotJSONBenchmark"),
 
