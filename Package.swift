@@ -25,7 +25,9 @@ let package = Package(
             pkgConfig: "libmicrohttpd",
             providers: [.apt(["libmicrohttpd-dev"])]
         ),
-        .target(name: "MicroHTTP", dependencies: ["CMicroHTTPD"]),
+        // glibc's malloc controls (mallopt, malloc_trim), which Swift does not import.
+        .target(name: "CMalloc"),
+        .target(name: "MicroHTTP", dependencies: ["CMicroHTTPD", "CMalloc"]),
 
         // simdjson (apt libsimdjson-dev) behind a plain C header, and its one Swift owner.
         .target(name: "CSimdJSON", linkerSettings: [.linkedLibrary("simdjson")]),
@@ -52,6 +54,7 @@ let package = Package(
 
         // Release-build benchmarks (numbers in BENCHMARKS.md).
         .executableTarget(name: "listdiff-benchmark", dependencies: ["ListDiff"], path: "Benchmarks/ListDiffBenchmark"),
+        .executableTarget(name: "diffservice-benchmark", dependencies: ["DiffService"], path: "Benchmarks/DiffServiceBenchmark"),
         .executableTarget(name: "waterfall-benchmark", dependencies: ["Waterfall"], path: "Benchmarks/WaterfallBenchmark"),
         .executableTarget(
             name: "snapshotjson-benchmark", dependencies: ["SnapshotJSON"], path: "Benchmarks/SnapshotJSONBenchmark"),
@@ -66,7 +69,13 @@ let package = Package(
         ),
         .testTarget(name: "MicroHTTPTests", dependencies: ["MicroHTTP"]),
         .testTarget(name: "SnapshotJSONTests", dependencies: ["SnapshotJSON"]),
-        .testTarget(name: "DiffServiceTests", dependencies: ["DiffService", "MicroHTTP", "ListDiff", "Waterfall"]),
+        .testTarget(
+            name: "DiffServiceTests",
+            dependencies: [
+                "DiffService", "MicroHTTP", "ListDiff", "Waterfall",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
     ],
     swiftLanguageModes: [.v6],
     cxxLanguageStandard: .cxx17

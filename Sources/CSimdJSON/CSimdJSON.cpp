@@ -687,8 +687,14 @@ struct CSimdJSON_Parser {
         } catch (...) {  // std::bad_alloc from a buffer or a vector
             result.status = CSimdJSON_StatusOutOfMemory;
         }
+        // The walk is over: a large input's structural index (up to 4 bytes per input byte) is not needed while
+        // the caller copies the results out, so free it now rather than when the handle goes, which lowers the
+        // request's peak memory. Small inputs keep their buffers for the next parse.
+        if (length > kReleaseIndexAbove) { json = ondemand::parser{}; }
         publish();
     }
+
+    static constexpr size_t kReleaseIndexAbove = 4u << 20;
 
     void publish() {
         result.sections = sections.data();

@@ -61,6 +61,7 @@ public final class HTTPServer: Sendable {
         try lifecycle.withLock { (state: inout Lifecycle) throws(HTTPServerError) in
             guard case .idle = state else { throw .alreadyStarted }
             try configuration.validate()
+            ProcessMemory.useOwnMappingsForLargeBlocks()
             let address = try SocketAddress(host: configuration.host, port: configuration.port)
             var flags = MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_EPOLL.rawValue | MHD_USE_ITC.rawValue
             if address.isIPv6 { flags |= MHD_USE_IPv6.rawValue }

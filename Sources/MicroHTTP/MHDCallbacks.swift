@@ -87,16 +87,15 @@ func microHTTPAccessHandler(
         }
         state.phase = .answered
         let (path, query) = state.pathAndQuery
-        let request = HTTPRequest(
-            method: state.method,
-            path: path,
-            query: query,
-            headers: state.headers,
-            body: state.takeBody(),
-            remoteAddress: state.remoteAddress
-        )
-        let response = context.handler(request)
-        return queue(response, on: connection, forceClose: context.isShuttingDown.load(ordering: .relaxed))
+        let body = state.takeBody()
+        let isLarge = body.count >= ProcessMemory.largeRequestBytes
+        let response = context.handler(
+            HTTPRequest(
+                method: state.method, path: path, query: query, headers: state.headers, body: body,
+                remoteAddress: state.remoteAddress))
+        let queued = queue(response, on: connection, forceClose: context.isShuttingDown.load(ordering: .relaxed))
+        if isLarge { ProcessMemory.releaseFreeMemory() }
+        return queued
 
     case .answered:
         // libmicrohttpd stops calling once a response is queued; swallow anything else.

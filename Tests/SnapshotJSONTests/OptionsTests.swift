@@ -21,7 +21,7 @@ import Testing
         (#"[]"#, [Violation(path: "options", message: "expected object, found array")]),
         (#"{"renderings":[],"duplicates":"keepLast","pretty":"yes","layout":1}"#, [
             Violation(path: "options.duplicates", message: #"expected "reject" or "keepFirst", found "keepLast""#),
-            Violation(path: "options.layout", message: #"unknown option; expected "renderings", "duplicates" or "pretty""#),
+            Violation(path: "options.layout", message: #"unknown option; expected "renderings", "duplicates", "pretty" or "layouts""#),
             Violation(path: "options.pretty", message: "expected boolean, found string"),
             Violation(path: "options.renderings", message: "expected at least one rendering"),
         ]),

@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# The service benchmark (numbers in BENCHMARKS.md). Needs wrk (apt) and curl; builds what it runs.
+#
+#   Benchmarks/service/run.sh [seconds-per-wrk-run]
+#
+# 1. Request rate of POST /diff with a ~10 KB body (~50 items per snapshot) against a minimal C
+#    libmicrohttpd server reading the same POST, in the same run, alternating twice (wrk -t2 -c64).
+# 2. A ~25 MB request (DifferenceKit's 100k recipe) end to end with curl: median and minimum over 5 runs,
+#    and the server's peak RSS (VmHWM) against the body size.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/../.."
+seconds=${1:-10}
+work=$(mktemp -d)
+pids=()
+cleanup() { for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done; rm -rf "$work"; }
+trap cleanup EXIT
+
+command -v wrk >/dev/null || { echo "wrk is missing: apt-get install -y wrk" >&2; exit 1; }
+swift build -c release --product snapdiff >&2
+cc -O2 -o "$work/minimal" Benchmarks/c-baseline/minimal.c $(pkg-config --cflags --libs libmicrohttpd)
+python3 Benchmarks/service/make_requests.py "$work"
+small=$(stat -c %s "$work/small.json"); large=$(stat -c %s "$work/large.json")
+
+echo "# service benchmark"
+echo "machine: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), $(nproc) cores; wrk -t2 -c64 -d${seconds}s on the same machine"
+echo "small body: $small bytes; large body: $large bytes"
+
+.build/release/snapdiff serve --port 18180 --log-level error & pids+=($!)
+"$work/minimal" 18181 >/dev/null & pids+=($!)
+sleep 1
+curl -sf -o /dev/null --json @"$work/small.json" http://127.0.0.1:18180/diff || { echo "snapdiff does not answer" >&2; exit 1; }
+
+rate() { BODY="$1" wrk -t2 -c64 -d"${seconds}s" -s Benchmarks/service/post-file.lua "$2" | tee -a "$work/wrk.log" | awk '/Requests\/sec/ {print $2}'; }
+echo; echo "## POST ~10 KB: snapdiff /diff vs minimal C libmicrohttpd server (req/s)"
+for round in 1 2; do
+    c=$(rate "$work/small.json" http://127.0.0.1:18181/post)
+    s=$(rate "$work/small.json" http://127.0.0.1:18180/diff)
+    echo "round $round: C $c   snapdiff $s   ratio $(python3 -c "print(f'{$s/$c:.0%}')")"
+done
+grep -E 'non-2xx' "$work/wrk.log" | sort | uniq -c
+
+kill "${pids[0]}"; wait "${pids[0]}" 2>/dev/null || true
+.build/release/snapdiff serve --port 18182 --log-level error & server=$!; pids+=($server)
+sleep 1
+before=$(awk '/VmRSS/ {print $2}' /proc/$server/status)
+echo; echo "## ~25 MB request (100,000 items per snapshot) end to end, curl, 5 runs"
+times=()
+for run in 1 2 3 4 5; do
+    t=$(curl -s -o "$work/large.out" -w '%{time_total}' --json @"$work/large.json" http://127.0.0.1:18182/diff)
+    times+=("$t")
+done
+python3 - "$work/large.out" "${times[@]}" <<'PY'
+import json, statistics, sys
+out = json.load(open(sys.argv[1]))
+times = sorted(float(t) * 1000 for t in sys.argv[2:])
+print(f"times ms: {', '.join(f'{t:.0f}' for t in times)}  median {statistics.median(times):.0f}  min {times[0]:.0f}")
+print("counts:", out["counts"])
+PY
+peak=$(awk '/VmHWM/ {print $2}' /proc/$server/status)
+echo "server RSS before: $((before / 1024)) MiB; peak (VmHWM): $((peak / 1024)) MiB = $(python3 -c "print(f'{$peak*1024/$large:.2f}')") x the body ($((large / 1048576)) MiB)"
