@@ -6,6 +6,8 @@ let package = Package(
     products: [
         .library(name: "ListDiff", targets: ["ListDiff"]),
         .library(name: "Waterfall", targets: ["Waterfall"]),
+        // The service as a library, for the fuzzing package in Fuzz/ and for embedders.
+        .library(name: "DiffService", targets: ["DiffService"]),
         .executable(name: "snapdiff", targets: ["snapdiff"]),
     ],
     dependencies: [
