@@ -292,6 +292,9 @@ def run_checks(checker: Checker, server: Server):
                   status=200, extra=lambda r, i: [] if i == {"status": "ok"} else [f"{i}"])
     checker.check("GET /readyz is the Status ready", once("GET", "/readyz"), path="/readyz", method="GET",
                   status=200, extra=lambda r, i: [] if i == {"status": "ready"} else [f"{i}"])
+    checker.check("GET /metrics is the Prometheus exposition", once("GET", "/metrics"), path="/metrics",
+                  method="GET", status=200,
+                  extra=lambda r, i: [] if "snapdiff_http_requests_total{" in i else ["no request counter"])
     checker.check("GET /openapi.yaml is openapi.yaml byte for byte", once("GET", "/openapi.yaml"),
                   path="/openapi.yaml", method="GET", status=200,
                   extra=lambda r, i: [] if r.body == checker.spec_bytes else ["differs from openapi.yaml"])

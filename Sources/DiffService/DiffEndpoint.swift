@@ -14,8 +14,11 @@ public enum DiffEndpoint {
     ///     `DiffRequest.requiredPadding` bytes.
     ///   - cursors: Seals the cursors of requested layouts.
     /// - Returns: 200 with the changeset, or a problem (400, 413, 422).
-    public static func respond(to body: [UInt8], cursors: CursorCodec = CursorCodec()) -> HTTPResponse {
-        switch result(for: body, cursors: cursors) {
+    ///   - statistics: Receives where the request spent its time.
+    public static func respond(
+        to body: [UInt8], cursors: CursorCodec = CursorCodec(), statistics: inout DiffStatistics
+    ) -> HTTPResponse {
+        switch result(for: body, cursors: cursors, statistics: &statistics) {
         case .success(let bytes):
             return HTTPResponse(status: 200, headers: ["Content-Type": "application/json"], body: bytes)
         case .failure(let problem):
@@ -23,14 +26,31 @@ public enum DiffEndpoint {
         }
     }
 
+    /// Answers a `/diff` request body (see ``respond(to:cursors:statistics:)``).
+    public static func respond(to body: [UInt8], cursors: CursorCodec = CursorCodec()) -> HTTPResponse {
+        var statistics = DiffStatistics()
+        return respond(to: body, cursors: cursors, statistics: &statistics)
+    }
+
     /// The response body for a request body, or the problem.
-    public static func result(for body: [UInt8], cursors: CursorCodec = CursorCodec()) -> Result<[UInt8], Problem> {
+    public static func result(
+        for body: [UInt8], cursors: CursorCodec = CursorCodec(), statistics: inout DiffStatistics
+    ) -> Result<[UInt8], Problem> {
+        let clock = ContinuousClock()
+        var start = clock.now
+        func lap() -> Duration {
+            let now = clock.now
+            defer { start = now }
+            return start.duration(to: now)
+        }
         let request: DiffRequest
         do {
             request = try parseDiffRequest(body)
         } catch {
+            statistics.parse = lap()
             return .failure(error.problem)
         }
+        statistics.parse = lap()
         let options = request.options
         var errors = FieldErrors()
         let layouts = SectionLayouts(options.layouts, errors: &errors)
@@ -40,8 +60,11 @@ public enum DiffEndpoint {
         do {
             difference = try SectionedDifference(from: request.old.sections, to: request.new.sections, duplicates: policy)
         } catch {
+            statistics.compute = lap()
             return .failure(error.problem(old: request.old, new: request.new))
         }
+        statistics.compute = lap()
+        defer { statistics.write = lap() }
         var writer = JSONWriter(pretty: options.pretty, capacity: 64 + difference.counts.total * 24)
         writer.beginObject()
         let renderings = Set(options.renderings.map { $0 == .staged ? Rendering.staged : Rendering.sequential })
@@ -54,6 +77,7 @@ public enum DiffEndpoint {
         }
         writer.endObject()
         writer.finish()
+        statistics.changes = difference.counts.total
         return .success(writer.bytes)
     }
 }

@@ -7,6 +7,7 @@ public struct DiffService: Sendable {
     private let readiness: Readiness
     private let logger: Logger
     private let cursors: CursorCodec
+    private let metrics: ServiceMetrics
 
     /// A route: its path, its one method, and what answers it.
     private struct Route: Sendable {
@@ -17,7 +18,11 @@ public struct DiffService: Sendable {
     private static let routes: [String: Route] = [
         "/": Route(method: "GET") { service, _ in service.index() },
         "/diff": Route(method: "POST") { service, request in
-            service.json(request) { DiffEndpoint.respond(to: request.body, cursors: service.cursors) }
+            service.json(request) {
+                var statistics = DiffStatistics()
+                defer { service.metrics.record(statistics) }
+                return DiffEndpoint.respond(to: request.body, cursors: service.cursors, statistics: &statistics)
+            }
         },
         "/layout": Route(method: "POST") { service, request in
             service.json(request) { LayoutEndpoint.respond(to: request.body, cursors: service.cursors) }
@@ -27,6 +32,11 @@ public struct DiffService: Sendable {
         "/openapi.yaml": Route(method: "GET") { _, _ in
             HTTPResponse(status: 200, headers: ["Content-Type": "application/yaml"], body: OpenAPIDocument.bytes)
         },
+        "/metrics": Route(method: "GET") { service, _ in
+            HTTPResponse(
+                status: 200, headers: ["Content-Type": "text/plain; version=0.0.4; charset=utf-8"],
+                body: service.metrics.exposition())
+        },
     ]
 
     /// Creates the service.
@@ -35,29 +45,42 @@ public struct DiffService: Sendable {
     ///   - readiness: The shared readiness state (`/readyz`).
     ///   - logger: Where one line per request goes.
     ///   - cursors: Seals and opens layout cursors (the key shared by every replica).
+    ///   - metrics: The metrics `GET /metrics` serves.
     public init(
-        readiness: Readiness = Readiness(), logger: Logger = Logger(label: "snapdiff"), cursors: CursorCodec = CursorCodec()
+        readiness: Readiness = Readiness(), logger: Logger = Logger(label: "snapdiff"), cursors: CursorCodec = CursorCodec(),
+        metrics: ServiceMetrics = ServiceMetrics()
     ) {
         self.readiness = readiness
         self.logger = logger
         self.cursors = cursors
+        self.metrics = metrics
     }
 
     /// Answers one request; never throws, never traps on any input.
+    ///
+    /// Every response carries `X-Request-ID`: the client's (1 to 128 characters among letters, digits and
+    /// `-_.:`) or a new random one; the request's log line carries the same id.
     ///
     /// - Parameter request: The complete request.
     /// - Returns: The response, problem+json for every error.
     public func respond(to request: HTTPRequest) -> HTTPResponse {
         let clock = ContinuousClock()
         let start = clock.now
-        let response = route(request)
+        let requestID = RequestID.accept(request.header("x-request-id")) ?? RequestID.generate()
+        metrics.begin()
+        var response = route(request)
+        response.headers.replaceOrAdd(name: "X-Request-ID", value: requestID)
         let elapsed = start.duration(to: clock.now)
-        logger.info(
+        metrics.end(
+            path: request.path, method: request.method, status: response.status, bodyBytes: request.body.count,
+            duration: elapsed)
+        logger.log(
+            level: response.status >= 500 ? .error : .info,
             "request",
             metadata: [
-                "method": "\(request.method)", "path": "\(request.path)", "status": "\(response.status)",
-                "bytes_in": "\(request.body.count)", "bytes_out": "\(response.body.count)",
-                "duration_ms": "\(elapsed.milliseconds)",
+                "request_id": "\(requestID)", "method": "\(request.method)", "path": "\(request.path)",
+                "status": "\(response.status)", "bytes_in": "\(request.body.count)",
+                "bytes_out": "\(response.body.count)", "duration_ms": "\(elapsed.milliseconds)",
             ])
         return response
     }
@@ -100,6 +123,7 @@ public struct DiffService: Sendable {
         writer.member("openapi", "/openapi.yaml")
         writer.member("health", "/healthz")
         writer.member("ready", "/readyz")
+        writer.member("metrics", "/metrics")
         writer.endObject()
         writer.endObject()
         return HTTPResponse(status: 200, headers: ["Content-Type": "application/json"], body: writer.bytes)

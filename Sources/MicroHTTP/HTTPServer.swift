@@ -108,7 +108,7 @@ public final class HTTPServer: Sendable {
     ///
     /// Stops accepting (closing the listening socket at once, so new connections are refused),
     /// answers every response meanwhile with `Connection: close`, waits until no connection is
-    /// left or no request has been in flight for 50 ms, for at most `grace`, then closes the
+    /// left or no request has been in flight for 500 ms, for at most `grace`, then closes the
     /// remaining (idle keep-alive, or late) connections and stops the worker threads. A handler
     /// still running when `grace` ends is waited for, and its response is lost.
     ///
@@ -161,7 +161,11 @@ public final class HTTPServer: Sendable {
     }
 
     /// How long no request may be in flight before shutdown closes the remaining idle connections.
-    static let shutdownSettlePeriod = Duration.milliseconds(50)
+    ///
+    /// 500 ms: a worker that was busy diffing a large request parses the requests waiting on its other
+    /// connections only afterwards, and on a loaded machine that gap exceeded 50 ms (a request the client had
+    /// sent was then cut at shutdown); idle keep-alive clients cost at most this much extra shutdown time.
+    static let shutdownSettlePeriod = Duration.milliseconds(500)
 
     /// Requests currently between their request line and their completion (for tests and metrics).
     var inFlightRequestCount: Int {

@@ -10,8 +10,10 @@ struct Serve: ParsableCommand {
         discussion: """
             Every option can also be set by an environment variable (SNAPDIFF_HOST, SNAPDIFF_PORT, \
             SNAPDIFF_THREADS, SNAPDIFF_MAX_BODY_BYTES, SNAPDIFF_CONNECTION_LIMIT, SNAPDIFF_CONNECTION_TIMEOUT, \
-            SNAPDIFF_SHUTDOWN_GRACE, SNAPDIFF_LOG_LEVEL); a flag overrides its variable. In a container bind \
-            0.0.0.0. SIGTERM or SIGINT stop the service gracefully.
+            SNAPDIFF_SHUTDOWN_GRACE, SNAPDIFF_LOG_LEVEL); a flag overrides its variable. SNAPDIFF_CURSOR_KEY \
+            (environment only, at least 16 characters, the same on every replica) keys the layout cursors. In a \
+            container bind 0.0.0.0. SIGTERM or SIGINT stop the service gracefully. Logs are JSON lines on \
+            standard error.
             """
     )
 
@@ -61,6 +63,12 @@ struct Serve: ParsableCommand {
             guard seconds >= 0 else { throw ValidationError("the shutdown grace period cannot be negative") }
             configuration.shutdownGracePeriod = .seconds(seconds)
         }
+        if let secret = environment["SNAPDIFF_CURSOR_KEY"] {
+            guard secret.utf8.count >= 16 else {
+                throw ValidationError("SNAPDIFF_CURSOR_KEY must have at least 16 characters (it keys the layout cursors' HMAC)")
+            }
+            configuration.cursorSecret = secret
+        }
         guard (0...65535).contains(configuration.port) else { throw ValidationError("port \(configuration.port) is not 0…65535") }
         guard configuration.threads >= 1 else { throw ValidationError("threads must be at least 1") }
         guard configuration.maxBodyBytes >= 1 else { throw ValidationError("the body limit must be at least 1 byte") }
@@ -70,7 +78,7 @@ struct Serve: ParsableCommand {
             throw ValidationError("log level \(levelName) is not one of \(Logger.Level.allCases.map(\.rawValue).joined(separator: ", "))")
         }
 
-        LoggingSystem.bootstrap(StreamLogHandler.standardError)
+        LoggingSystem.bootstrap(JSONLogHandler.init)
         var logger = Logger(label: "snapdiff")
         logger.logLevel = level
         do {

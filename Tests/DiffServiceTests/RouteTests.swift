@@ -17,9 +17,9 @@ import Testing
                 index["links"]
                     == .object([
                         "diff": .string("/diff"), "layout": .string("/layout"), "openapi": .string("/openapi.yaml"),
-                        "health": .string("/healthz"), "ready": .string("/readyz"),
+                        "health": .string("/healthz"), "ready": .string("/readyz"), "metrics": .string("/metrics"),
                     ]))
-            for link in ["/openapi.yaml", "/healthz", "/readyz"] {
+            for link in ["/openapi.yaml", "/healthz", "/readyz", "/metrics"] {
                 #expect(try client.request("GET", link).status == 200, "\(link)")
             }
         }

@@ -1,0 +1,30 @@
+/// Request ids: the client's `X-Request-ID` when it is a sane token, else a fresh random one.
+enum RequestID {
+    /// The client's id, if it has 1 to 128 characters among ASCII letters, digits and `-_.:`.
+    static func accept(_ header: String?) -> String? {
+        guard let header, (1...128).contains(header.utf8.count) else { return nil }
+        let allowed = header.utf8.allSatisfy { byte in
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."),
+                UInt8(ascii: ":"):
+                true
+            default: false
+            }
+        }
+        return allowed ? header : nil
+    }
+
+    /// 128 random bits as 32 lowercase hexadecimal digits.
+    static func generate() -> String {
+        var generator = SystemRandomNumberGenerator()
+        let high = generator.next() as UInt64
+        let low = generator.next() as UInt64
+        return hex(high) + hex(low)
+    }
+
+    private static func hex(_ value: UInt64) -> String {
+        let digits = String(value, radix: 16)
+        return String(repeating: "0", count: 16 - digits.count) + digits
+    }
+}

@@ -1,0 +1,104 @@
+import Prometheus
+
+/// The service's Prometheus metrics, served at `GET /metrics` in the text exposition format.
+///
+/// - `snapdiff_http_requests_total{route,method,status}`: requests answered.
+/// - `snapdiff_http_request_duration_seconds{route}`: time to answer (histogram).
+/// - `snapdiff_http_requests_in_flight`: requests being answered now.
+/// - `snapdiff_http_request_body_bytes{route}`: request body sizes (histogram).
+/// - `snapdiff_diff_changes`: changes per successful diff (histogram).
+/// - `snapdiff_diff_parse_duration_seconds`, `snapdiff_diff_compute_duration_seconds`,
+///   `snapdiff_diff_write_duration_seconds`: where a `/diff` spends its time (histograms).
+///
+/// Route labels are the known paths, or `other`, so that a client cannot grow the label set.
+public final class ServiceMetrics: Sendable {
+    private let registry = PrometheusCollectorRegistry()
+    private let inFlight: Gauge
+    private let changes: ValueHistogram
+    private let parseDuration: DurationHistogram
+    private let computeDuration: DurationHistogram
+    private let writeDuration: DurationHistogram
+
+    private static let durationBuckets: [Duration] = [
+        .microseconds(50), .microseconds(100), .microseconds(250), .microseconds(500), .milliseconds(1),
+        .milliseconds(2.5), .milliseconds(5), .milliseconds(10), .milliseconds(25), .milliseconds(50),
+        .milliseconds(100), .milliseconds(250), .milliseconds(500), .seconds(1), .seconds(2.5),
+    ]
+    private static let byteBuckets: [Double] = [256, 1024, 4096, 16384, 65536, 262_144, 1_048_576, 4_194_304, 16_777_216, 67_108_864]
+    private static let changeBuckets: [Double] = [0, 1, 10, 100, 1000, 10000, 100_000, 1_000_000]
+
+    private static var requests: MetricNameDescriptor {
+        MetricNameDescriptor(
+            namespace: "snapdiff", subsystem: "http", metricName: "requests", unitName: "total",
+            helpText: "Requests answered, by route, method and status.")
+    }
+    private static var requestDuration: MetricNameDescriptor {
+        MetricNameDescriptor(
+            namespace: "snapdiff", subsystem: "http", metricName: "request_duration", unitName: "seconds",
+            helpText: "Time to answer a request, by route.")
+    }
+    private static var requestBody: MetricNameDescriptor {
+        MetricNameDescriptor(
+            namespace: "snapdiff", subsystem: "http", metricName: "request_body", unitName: "bytes",
+            helpText: "Request body sizes, by route.")
+    }
+
+    /// Creates the metrics, all zero.
+    public init() {
+        inFlight = registry.makeGauge(
+            descriptor: MetricNameDescriptor(
+                namespace: "snapdiff", subsystem: "http", metricName: "requests_in_flight", unitName: "",
+                helpText: "Requests being answered now."))
+        changes = registry.makeValueHistogram(
+            descriptor: MetricNameDescriptor(
+                namespace: "snapdiff", subsystem: "diff", metricName: "changes", unitName: "",
+                helpText: "Changes per successful diff."),
+            buckets: Self.changeBuckets)
+        func phase(_ name: String, _ help: String) -> MetricNameDescriptor {
+            MetricNameDescriptor(
+                namespace: "snapdiff", subsystem: "diff", metricName: "\(name)_duration", unitName: "seconds", helpText: help)
+        }
+        parseDuration = registry.makeDurationHistogram(
+            descriptor: phase("parse", "Time to read a /diff body (JSON and validation)."), buckets: Self.durationBuckets)
+        computeDuration = registry.makeDurationHistogram(
+            descriptor: phase("compute", "Time to diff the snapshots of a /diff request."), buckets: Self.durationBuckets)
+        writeDuration = registry.makeDurationHistogram(
+            descriptor: phase("write", "Time to write a /diff response (renderings and layouts)."),
+            buckets: Self.durationBuckets)
+    }
+
+    /// The label for a request path: the path of a known route, else `other`.
+    static func route(_ path: String) -> String {
+        ["/", "/diff", "/layout", "/healthz", "/readyz", "/openapi.yaml", "/metrics"].contains(path) ? path : "other"
+    }
+
+    /// Counts a request as started.
+    func begin() { inFlight.increment() }
+
+    /// Records an answered request.
+    func end(path: String, method: String, status: Int, bodyBytes: Int, duration: Duration) {
+        inFlight.decrement()
+        let route = Self.route(path)
+        let knownMethod = ["GET", "POST", "HEAD", "PUT", "DELETE", "PATCH", "OPTIONS"].contains(method) ? method : "other"
+        registry.makeCounter(
+            descriptor: Self.requests, labels: [("route", route), ("method", knownMethod), ("status", String(status))]
+        ).increment()
+        registry.makeDurationHistogram(
+            descriptor: Self.requestDuration, labels: [("route", route)], buckets: Self.durationBuckets
+        ).record(duration)
+        registry.makeValueHistogram(
+            descriptor: Self.requestBody, labels: [("route", route)], buckets: Self.byteBuckets
+        ).record(Double(bodyBytes))
+    }
+
+    /// Records where a `/diff` spent its time, and its change count when it succeeded.
+    func record(_ statistics: DiffStatistics) {
+        if let parse = statistics.parse { parseDuration.record(parse) }
+        if let compute = statistics.compute { computeDuration.record(compute) }
+        if let write = statistics.write { writeDuration.record(write) }
+        if let count = statistics.changes { changes.record(Double(count)) }
+    }
+
+    /// The metrics in the Prometheus text exposition format.
+    func exposition() -> [UInt8] { registry.emitToBuffer() }
+}
