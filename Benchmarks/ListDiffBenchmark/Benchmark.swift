@@ -26,6 +26,15 @@ enum Benchmark {
             runs = max(5, value)
         }
         let slowBaseline100k = arguments.contains("--collection-difference-100k")
+        if arguments.contains("--once-100k") {
+            // One diff of the 100k case and nothing else: for instruction counts under
+            // `valgrind --tool=callgrind`, which stay the same on a busy machine.
+            var generator = SplitMix(seed: 100_000)
+            let (source, target) = makeLists(Case(count: 100_000, deleted: 10_000, inserted: 10_000, shuffled: 2_000), using: &generator)
+            let difference = try! SectionedDifference(from: source, to: target)
+            print("moves: \(difference.counts.elementMoved)")
+            return
+        }
         printMachine(runs: runs)
         for recipe in [
             Case(count: 5_000, deleted: 1_000, inserted: 1_000, shuffled: 200),
