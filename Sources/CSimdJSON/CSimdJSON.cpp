@@ -504,15 +504,8 @@ struct CSimdJSON_Parser {
                         forEachElement(member, [&](ondemand::value &element) { walkSection(element); });
                     }
                 } else if (key == "items") {
-                    // The bare form: one implicit section without id, whose content is the empty object.
                     hasItems = true;
-                    size_t section = sections.size();
-                    sections.push_back({});
-                    size_t start = arena.size;
-                    arena.push('{');
-                    arena.push('}');
-                    sections[section].content = finishContent(start);
-                    walkItems(member, section);
+                    walkBareItems(member);
                 } else {
                     violation(CSimdJSON_ViolationUnknownMember, CSimdJSON_FoundNothing, keyOffset, {}, "snapshot");
                     skip(member);
@@ -527,15 +520,32 @@ struct CSimdJSON_Parser {
         snapshot.sectionCount = sections.size() - snapshot.firstSection;
     }
 
-    void walkRequest() {
+    /// The document's root object, or nothing (after reporting) when the root is not an object.
+    bool rootObject(ondemand::value &root) {
         ondemand::json_type type;
         if (error_code error = document.type().get(type)) { failOn(error, CSimdJSON_SyntaxValue, 0); }
         if (type != ondemand::json_type::object) {
             walkScalarOrArrayRoot(type);
-            return;
+            return false;
         }
-        ondemand::value root;
         if (error_code error = document.get_value().get(root)) { failOn(error, CSimdJSON_SyntaxObject); }
+        return true;
+    }
+
+    /// A bare item list: one implicit section without id, whose content is the empty object.
+    void walkBareItems(ondemand::value &value) {
+        size_t section = sections.size();
+        sections.push_back({});
+        size_t start = arena.size;
+        arena.push('{');
+        arena.push('}');
+        sections[section].content = finishContent(start);
+        walkItems(value, section);
+    }
+
+    void walkRequest() {
+        ondemand::value root;
+        if (!rootObject(root)) { return; }
         bool seenOptions = false;
         forEachMember(root, [&](std::string_view key, int64_t keyOffset, ondemand::value &member) {
             CSimdJSON_Snapshot *snapshot = key == "old" ? &result.oldSnapshot
@@ -568,14 +578,8 @@ struct CSimdJSON_Parser {
     /// Any document whose root is an object (CSimdJSON_ParseDocument): encodes the root canonically, except
     /// a member "items", which is read as a bare item list (ids kept exact, contents encoded per item).
     void walkDocument() {
-        ondemand::json_type type;
-        if (error_code error = document.type().get(type)) { failOn(error, CSimdJSON_SyntaxValue, 0); }
-        if (type != ondemand::json_type::object) {
-            walkScalarOrArrayRoot(type);
-            return;
-        }
         ondemand::value root;
-        if (error_code error = document.get_value().get(root)) { failOn(error, CSimdJSON_SyntaxObject); }
+        if (!rootObject(root)) { return; }
         size_t base = members.size();
         sectionContent.size = 0;  // the root's other members, kept apart from the items' contents
         sectionContent.push('{');
@@ -585,13 +589,7 @@ struct CSimdJSON_Parser {
             } else if (key == "items") {
                 result.newSnapshot.present = 1;
                 result.newSnapshot.firstSection = sections.size();
-                size_t section = sections.size();
-                sections.push_back({});
-                size_t start = arena.size;
-                arena.push('{');
-                arena.push('}');
-                sections[section].content = finishContent(start);
-                walkItems(member, section);
+                walkBareItems(member);
                 result.newSnapshot.sectionCount = 1;
             } else {
                 encodeMember(key, keyOffset, member, sectionContent);

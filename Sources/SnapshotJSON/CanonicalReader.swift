@@ -56,18 +56,25 @@ public struct CanonicalReader: Hashable, Sendable {
     }
 
     private mutating func readInteger() -> Int? {
+        guard let (negative, exponent, digits) = numberParts() else { return 0 }
+        guard exponent >= 0, Int64(digits.count) + exponent <= 18 else { return nil }
+        var value = 0
+        for digit in digits { value = value * 10 + Int(digit - UInt8(ascii: "0")) }
+        for _ in 0 ..< exponent { value *= 10 }
+        return negative ? -value : value
+    }
+
+    /// Reads a number's parts — sign, exponent and significant digits (value = ±digits × 10^exponent) —
+    /// or `nil` for zero.
+    private mutating func numberParts() -> (negative: Bool, exponent: Int64, digits: ArraySlice<UInt8>)? {
         let sign = bytes[position]
         position += 1
-        if sign == UInt8(ascii: "0") { return 0 }
+        if sign == UInt8(ascii: "0") { return nil }
         let zigzag = varint()
         let exponent = Int64(bitPattern: zigzag >> 1) ^ -Int64(bitPattern: zigzag & 1)
         let count = Int(varint())
-        guard exponent >= 0, Int64(count) + exponent <= 18 else { return nil }
-        var value = 0
-        for digit in bytes[position ..< position + count] { value = value * 10 + Int(digit - UInt8(ascii: "0")) }
-        for _ in 0 ..< exponent { value *= 10 }
-        position += count
-        return sign == UInt8(ascii: "-") ? -value : value
+        defer { position += count }
+        return (sign == UInt8(ascii: "-"), exponent, bytes[position ..< position + count])
     }
 
     /// Reads an array, calling `body` with the reader at each element; `body` must read or skip it.
@@ -98,16 +105,9 @@ public struct CanonicalReader: Hashable, Sendable {
     /// other value unread.
     public mutating func number() -> Double? {
         guard kind == .number else { return nil }
-        let sign = bytes[position]
-        position += 1
-        if sign == UInt8(ascii: "0") { return 0 }
-        let zigzag = varint()
-        let exponent = Int64(bitPattern: zigzag >> 1) ^ -Int64(bitPattern: zigzag & 1)
-        let count = Int(varint())
-        defer { position += count }
-        let digits = String(decoding: bytes[position ..< position + count], as: UTF8.self)
-        let value = Double("\(digits)e\(exponent)") ?? .infinity
-        return sign == UInt8(ascii: "-") ? -value : value
+        guard let (negative, exponent, digits) = numberParts() else { return 0 }
+        let value = Double("\(String(decoding: digits, as: UTF8.self))e\(exponent)") ?? .infinity
+        return negative ? -value : value
     }
 
     /// Whether the reader is past the last value (after reading a whole document).
