@@ -1,4 +1,5 @@
 import ListDiff
+import SnapshotJSON
 
 extension SectionedDifference {
     /// Writes the difference as the body of a `POST /diff` response: `counts`, then each requested
@@ -8,7 +9,7 @@ extension SectionedDifference {
     ///   - writer: The writer, positioned inside the response object.
     ///   - renderings: The renderings to include.
     ///   - reportDropped: Whether to include `droppedDuplicates` (the keep-first policy).
-    public func writeMembers(into writer: inout JSONWriter, renderings: Set<Rendering>, reportDropped: Bool) {
+    public func writeMembers(into writer: inout JSONWriter, renderings: Set<DiffOptions.Rendering>, reportDropped: Bool) {
         writer.key("counts")
         writer.beginObject()
         writer.member("sectionDeleted", counts.sectionDeleted)
