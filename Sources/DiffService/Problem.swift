@@ -58,15 +58,16 @@ public struct Problem: Error, Sendable {
 
     /// The problem as an HTTP response with `Content-Type: application/problem+json`.
     ///
-    /// - Parameter instance: The request path, reported as `instance`.
-    public func response(instance: String) -> HTTPResponse {
+    /// - Parameter instance: The request path, reported as `instance`; `nil` leaves the member out (the 413
+    ///   that the HTTP layer sends before routing is made once, for every path).
+    public func response(instance: String?) -> HTTPResponse {
         var writer = JSONWriter(pretty: false)
         writer.beginObject()
         writer.member("type", type.uri)
         writer.member("title", type.title)
         writer.member("status", type.status)
         writer.member("detail", detail)
-        writer.member("instance", instance)
+        if let instance { writer.member("instance", instance) }
         if let line { writer.member("line", line) }
         if let column { writer.member("column", column) }
         if let offset { writer.member("offset", offset) }

@@ -32,7 +32,7 @@ public struct ServiceConfiguration: Sendable {
             connectionTimeout: connectionTimeout, maxBodyBytes: maxBodyBytes, shutdownGracePeriod: shutdownGracePeriod)
         var problem = Problem(.contentTooLarge, detail: "The body is larger than the limit of \(maxBodyBytes) bytes.")
         problem.limit = maxBodyBytes
-        configuration.payloadTooLargeResponse = problem.response(instance: "/diff")
+        configuration.payloadTooLargeResponse = problem.response(instance: nil)
         configuration.bodyCapacityPadding = 64
         return configuration
     }
