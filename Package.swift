@@ -63,20 +63,22 @@ let package = Package(
         .executableTarget(
             name: "snapshotjson-benchmark", dependencies: ["SnapshotJSON"], path: "Benchmarks/SnapshotJSONBenchmark"),
 
+        // Shared by the test targets: a blocking HTTP test client and a seeded random number generator.
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(
             name: "ListDiffTests",
-            dependencies: ["ListDiff", .product(name: "PropertyBased", package: "swift-property-based")]
+            dependencies: ["ListDiff", "TestSupport", .product(name: "PropertyBased", package: "swift-property-based")]
         ),
         .testTarget(
             name: "WaterfallTests",
             dependencies: ["Waterfall", .product(name: "PropertyBased", package: "swift-property-based")]
         ),
-        .testTarget(name: "MicroHTTPTests", dependencies: ["MicroHTTP"]),
-        .testTarget(name: "SnapshotJSONTests", dependencies: ["SnapshotJSON"]),
+        .testTarget(name: "MicroHTTPTests", dependencies: ["MicroHTTP", "TestSupport"]),
+        .testTarget(name: "SnapshotJSONTests", dependencies: ["SnapshotJSON", "TestSupport"]),
         .testTarget(
             name: "DiffServiceTests",
             dependencies: [
-                "DiffService", "MicroHTTP", "ListDiff", "Waterfall",
+                "DiffService", "MicroHTTP", "ListDiff", "Waterfall", "TestSupport",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

@@ -1,5 +1,6 @@
 @testable import DiffService
 import Testing
+import TestSupport
 
 /// The body limit (`maxBodyBytes`), answered with the service's own 413 problem.
 @Suite struct BodyLimitTests {

@@ -1,5 +1,6 @@
 import Glibc
 import Testing
+import TestSupport
 
 /// Several requests per connection, many clients at once, and clients that misbehave.
 @Suite struct ConnectionTests {

@@ -1,4 +1,5 @@
 import Testing
+import TestSupport
 
 /// `POST /diff` answers, compared whole against changesets worked out by hand.
 @Suite struct DiffRouteTests {

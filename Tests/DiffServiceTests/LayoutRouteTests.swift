@@ -1,6 +1,7 @@
 @testable import DiffService
 import MicroHTTP
 import Testing
+import TestSupport
 
 /// `POST /layout` and `options.layouts` in `/diff`, over a real socket.
 @Suite struct LayoutRouteTests {

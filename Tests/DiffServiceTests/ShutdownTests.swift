@@ -2,6 +2,7 @@
 import Glibc
 @testable import MicroHTTP
 import Testing
+import TestSupport
 
 /// Graceful shutdown of the real service: in-flight requests finish, new connections are refused.
 @Suite struct ShutdownTests {

@@ -1,6 +1,7 @@
 import Testing
 @testable import MicroHTTP
 import Glibc
+import TestSupport
 
 @Suite struct BodyLimitTests {
     static let limit = 1000
@@ -8,7 +9,7 @@ import Glibc
 
     @Test func acceptsBodyExactlyAtLimit() throws {
         try withServer(configuration) { _, port in
-            let response = try TestConnection(port: port)
+            let response = try TestClient(port: port)
                 .request("POST", "/", body: [UInt8](repeating: 7, count: Self.limit))
             #expect(response.status == 200)
             #expect(response.body.count == Self.limit)
@@ -19,7 +20,7 @@ import Glibc
     func answers413FromContentLengthWithoutReadingBody(method: String) throws {
         let calls = Counter()
         try withServer(configuration, handler: { calls.increment(); return echo($0) }) { _, port in
-            let client = try TestConnection(port: port)
+            let client = try TestClient(port: port)
             // Only the head is sent: the answer must come without the body.
             try client.send("\(method) / HTTP/1.1\r\nHost: t\r\nContent-Length: \(Self.limit + 1)\r\n\r\n")
             let response = try client.readResponse()
@@ -33,7 +34,7 @@ import Glibc
 
     @Test func answers413WithoutContinueWhenClientExpectsIt() throws {
         try withServer(configuration) { _, port in
-            let client = try TestConnection(port: port)
+            let client = try TestClient(port: port)
             try client.send("POST / HTTP/1.1\r\nHost: t\r\nExpect: 100-continue\r\nContent-Length: 5000\r\n\r\n")
             let response = try client.readResponse()  // would skip a 100, but none must come
             #expect(response.status == 413)
@@ -42,7 +43,7 @@ import Glibc
 
     @Test func acceptsChunkedBodyWithinLimit() throws {
         try withServer(configuration) { _, port in
-            let client = try TestConnection(port: port)
+            let client = try TestClient(port: port)
             try client.send("POST / HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\n\r\n")
             try client.send("1f4\r\n" + String(repeating: "a", count: 500) + "\r\n")
             try client.send("1f4\r\n" + String(repeating: "b", count: 500) + "\r\n0\r\n\r\n")
@@ -55,7 +56,7 @@ import Glibc
     @Test func answers413ToChunkedBodyOverLimitAndCloses() throws {
         let calls = Counter()
         try withServer(configuration, handler: { calls.increment(); return echo($0) }) { _, port in
-            let client = try TestConnection(port: port)
+            let client = try TestClient(port: port)
             try client.send("POST / HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\n\r\n")
             for _ in 0..<3 { try client.send("258\r\n" + String(repeating: "x", count: 600) + "\r\n") }
             try client.send("0\r\n\r\n")
@@ -69,7 +70,7 @@ import Glibc
 
     @Test func cutsEndlessChunkedBody() throws {
         try withServer(configuration) { server, port in
-            let client = try TestConnection(port: port)
+            let client = try TestClient(port: port)
             try client.send("POST / HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\n\r\n")
             let chunk = Array(("10000\r\n" + String(repeating: "z", count: 65536) + "\r\n").utf8)
             var sent = 0
@@ -85,7 +86,7 @@ import Glibc
 
     @Test func answers413ToOversizedBodyOfOtherMethods() throws {
         try withServer(configuration) { _, port in
-            let client = try TestConnection(port: port)
+            let client = try TestClient(port: port)
             let response = try client.request("PATCH", "/", body: [UInt8](repeating: 1, count: 3000))
             #expect(response.status == 413)
         }
@@ -97,12 +98,12 @@ import Glibc
         configuration.connectionTimeout = .seconds(2)
         try withServer(configuration) { server, port in
             do {
-                let client = try TestConnection(port: port)
+                let client = try TestClient(port: port)
                 try client.send("POST / HTTP/1.1\r\nHost: t\r\nContent-Length: 100000\r\n\r\n")
                 try client.send([UInt8](repeating: 1, count: 20_000))
             }  // closed here, 80 000 bytes short
             #expect(eventually { server.inFlightRequestCount == 0 }, "request state leaked")
-            let response = try TestConnection(port: port).request("GET", "/after")
+            let response = try TestClient(port: port).request("GET", "/after")
             #expect(response.status == 200)
         }
     }

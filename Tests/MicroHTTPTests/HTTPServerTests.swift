@@ -1,11 +1,12 @@
 import Testing
 @testable import MicroHTTP
 import Glibc
+import TestSupport
 
 @Suite struct HTTPServerTests {
     @Test func answersGetWithParsedTargetHeadersAndAddress() throws {
         try withServer { _, port in
-            let client = try TestConnection(port: port)
+            let client = try TestClient(port: port)
             let response = try client.request("GET", "/a/b%20c?x=1&y=%20", headers: ["X-Test": "Value"])
             #expect(response.status == 200)
             #expect(response.header("X-Method") == "GET")
@@ -19,7 +20,7 @@ import Glibc
 
     @Test func echoesPostBody() throws {
         try withServer { _, port in
-            let client = try TestConnection(port: port)
+            let client = try TestClient(port: port)
             let body = (0..<50_000).map { UInt8(truncatingIfNeeded: $0 &* 31) }  // several MHD chunks
             let response = try client.request("POST", "/echo", body: body)
             #expect(response.status == 200)
@@ -31,7 +32,7 @@ import Glibc
     @Test func servesTwoRequestsOnOneKeepAliveConnection() throws {
         let calls = Counter()
         try withServer(handler: { calls.increment(); return echo($0) }) { _, port in
-            let client = try TestConnection(port: port)
+            let client = try TestClient(port: port)
             let first = try client.request("POST", "/one", body: Array("first".utf8))
             let second = try client.request("GET", "/two")
             #expect(first.text == "first")
@@ -44,7 +45,7 @@ import Glibc
     @Test func serves64ConcurrentClients() throws {
         let clients = 64
         try withServer { _, port in
-            let connections = try (0..<clients).map { _ in try TestConnection(port: port) }
+            let connections = try (0..<clients).map { _ in try TestClient(port: port) }
             // Every request is on the wire before any response is read: 64 open requests at once.
             for (index, connection) in connections.enumerated() {
                 let body = Array("client-\(index)".utf8)

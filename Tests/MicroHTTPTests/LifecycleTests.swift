@@ -1,6 +1,7 @@
 import Testing
 @testable import MicroHTTP
 import Glibc
+import TestSupport
 
 @Suite struct LifecycleTests {
     @Test func shutdownAnswersInFlightRequestsThenRefusesConnections() throws {
@@ -18,9 +19,9 @@ import Glibc
         box.server = server
         try server.start()
         let port = server.port!
-        let clients = try (0..<2).map { _ in try TestConnection(port: port) }
+        let clients = try (0..<2).map { _ in try TestClient(port: port) }
         for client in clients { try client.send("GET /slow HTTP/1.1\r\nHost: t\r\n\r\n") }
-        let idle = try TestConnection(port: port)  // keep-alive client with nothing in flight
+        let idle = try TestClient(port: port)  // keep-alive client with nothing in flight
         _ = idle
         #expect(eventually { entered.value >= 1 })
 
@@ -34,7 +35,7 @@ import Glibc
             #expect(response.status == 200)
             #expect(response.header("Connection") == "close")
         }
-        #expect(throws: TestConnection.Failure.connect(errno: ECONNREFUSED)) { try TestConnection(port: port) }
+        #expect(throws: TestClient.Failure.connect(errno: ECONNREFUSED)) { try TestClient(port: port) }
         #expect(entered.value == 2)
         #expect(server.port == nil)
         box.server = nil
@@ -46,7 +47,7 @@ import Glibc
             return echo(request)
         }
         try server.start()
-        let client = try TestConnection(port: server.port!)
+        let client = try TestClient(port: server.port!)
         try client.send("GET / HTTP/1.1\r\nHost: t\r\n\r\n")
         #expect(eventually { server.inFlightRequestCount == 1 })
         let elapsed = ContinuousClock().measure { server.shutdown(grace: .milliseconds(200)) }
@@ -57,7 +58,7 @@ import Glibc
 
     @Test func closesIdleConnectionAfterTimeout() throws {
         try withServer(.init(connectionTimeout: .seconds(1))) { _, port in
-            let client = try TestConnection(port: port, timeout: 5)
+            let client = try TestClient(port: port, timeout: 5)
             let clock = ContinuousClock()
             var closed = false
             let elapsed = try clock.measure { closed = try client.waitForClose() }

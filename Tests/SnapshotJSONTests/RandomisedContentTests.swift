@@ -1,4 +1,5 @@
 import SnapshotJSON
+import TestSupport
 import Testing
 
 /// Random values written two ways (member order, number spelling, escapes) must get equal keys; a changed
@@ -9,16 +10,7 @@ import Testing
         case null, bool(Bool), integer(Int), decimal(Int, Int), string(String), array([Value]), object([(String, Value)])
     }
 
-    struct Generator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
+    typealias Generator = SplitMix
 
     static func value(_ g: inout Generator, depth: Int) -> Value {
         switch Int.random(in: 0 ..< (depth > 3 ? 5 : 7), using: &g) {
@@ -56,7 +48,7 @@ import Testing
 
     @Test(arguments: 0 ..< 20)
     func equalValuesGetEqualKeys(seed: Int) throws {
-        var g = Generator(state: UInt64(seed))
+        var g = Generator(seed: UInt64(seed))
         let values = (0 ..< 20).map { _ in Self.value(&g, depth: 0) }
         let plain = values.map { #""v":\#(Self.json($0, variant: false))"# }
         let variant = values.map { #""v":\#(Self.json($0, variant: true))"# }

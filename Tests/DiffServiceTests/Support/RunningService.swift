@@ -4,6 +4,7 @@ import Logging
 import MicroHTTP
 import Synchronization
 import Testing
+import TestSupport
 
 /// The real service (``ServiceRunner/makeServer(_:readiness:logger:)``) listening on 127.0.0.1 and a free port.
 struct RunningService {

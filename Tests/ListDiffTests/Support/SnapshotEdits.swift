@@ -1,5 +1,6 @@
 import ListDiff
 import PropertyBased
+import TestSupport
 
 /// A random pair of snapshots: a source built from section sizes, and a target made from it by a script
 /// of edits (deletions, insertions, moves within and across sections, updates, shuffles, of items and of
@@ -88,20 +89,5 @@ struct SnapshotPair: Sendable, CustomStringConvertible {
             Gen.int(in: 0...maxItems).array(of: 0...maxSections),
             zip(Gen.int(in: 0...10), Gen.int(in: 0...999), Gen.int(in: 0...999)).array(of: 0...maxEdits)
         ).map { sizes, edits in SnapshotPair(sizes: sizes, edits: edits) }
-    }
-}
-
-/// A small deterministic random number generator for shuffles inside an edit script.
-struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -1,31 +1,30 @@
 import Glibc
 
-/// A blocking HTTP/1.1 client over one TCP connection to 127.0.0.1, for tests only (the approach of
-/// MicroHTTPTests' `TestConnection`; test targets cannot share code).
+/// A blocking HTTP/1.1 client over one TCP connection to 127.0.0.1, for the tests of MicroHTTP and of the service.
 ///
 /// `@unchecked Sendable` so that a test can hand a connection to a worker thread: one thread at a time uses it.
-final class TestClient: @unchecked Sendable {
+public final class TestClient: @unchecked Sendable {
     /// A parsed response.
-    struct Response: Sendable {
-        var status: Int
-        var headers: [Header]
-        var body: [UInt8]
+    public struct Response: Sendable {
+        public var status: Int
+        public var headers: [Header]
+        public var body: [UInt8]
 
-        struct Header: Sendable {
-            var name: String
-            var value: String
+        public struct Header: Sendable {
+            public var name: String
+            public var value: String
         }
 
         /// The first header called `name` (any case).
-        func header(_ name: String) -> String? {
+        public func header(_ name: String) -> String? {
             headers.first { $0.name.lowercased() == name.lowercased() }?.value
         }
 
         /// The body decoded as UTF-8.
-        var text: String { String(decoding: body, as: UTF8.self) }
+        public var text: String { String(decoding: body, as: UTF8.self) }
     }
 
-    enum Failure: Error, Equatable {
+    public enum Failure: Error, Equatable {
         case connect(errno: Int32)
         case send(errno: Int32)
         case closedByPeer
@@ -37,7 +36,7 @@ final class TestClient: @unchecked Sendable {
     private var buffer: [UInt8] = []
 
     /// Connects to 127.0.0.1:`port`; reads time out after `timeout` seconds.
-    init(port: Int, timeout: Int = 10) throws {
+    public init(port: Int, timeout: Int = 10) throws {
         fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
@@ -62,7 +61,7 @@ final class TestClient: @unchecked Sendable {
     deinit { Glibc.close(fd) }
 
     /// Sends all of `bytes` (no SIGPIPE).
-    func send(_ bytes: [UInt8]) throws {
+    public func send(_ bytes: [UInt8]) throws {
         var offset = 0
         while offset < bytes.count {
             let written = bytes[offset...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
@@ -71,10 +70,10 @@ final class TestClient: @unchecked Sendable {
         }
     }
 
-    func send(_ text: String) throws { try send(Array(text.utf8)) }
+    public func send(_ text: String) throws { try send(Array(text.utf8)) }
 
     /// The bytes of a request with a Content-Length body (always sent for POST).
-    static func requestBytes(
+    public static func requestBytes(
         _ method: String, _ target: String, headers: [(String, String)] = [], body: [UInt8] = []
     ) -> [UInt8] {
         var head = "\(method) \(target) HTTP/1.1\r\nHost: test\r\n"
@@ -85,18 +84,24 @@ final class TestClient: @unchecked Sendable {
     }
 
     /// Sends a complete request and reads its response.
-    func request(_ method: String, _ target: String, headers: [(String, String)] = [], body: [UInt8] = []) throws -> Response {
+    public func request(_ method: String, _ target: String, headers: [(String, String)] = [], body: [UInt8] = []) throws -> Response {
         try send(Self.requestBytes(method, target, headers: headers, body: body))
         return try readResponse()
     }
 
     /// `POST /diff` with `Content-Type: application/json`.
-    func postDiff(_ body: String) throws -> Response {
+    /// Sends a request with headers given as a dictionary and reads the response.
+    public func request(_ method: String, _ target: String, headers: [String: String], body: [UInt8] = []) throws -> Response {
+        try request(method, target, headers: headers.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }, body: body)
+    }
+
+    /// Posts a JSON body to `/diff` and reads the response.
+    public func postDiff(_ body: String) throws -> Response {
         try request("POST", "/diff", headers: [("Content-Type", "application/json")], body: Array(body.utf8))
     }
 
     /// Reads one response (Content-Length bodies only, which is all libmicrohttpd sends for buffers).
-    func readResponse() throws -> Response {
+    public func readResponse() throws -> Response {
         let separator: [UInt8] = Array("\r\n\r\n".utf8)
         var headEnd: Int?
         var searched = 0
@@ -127,7 +132,7 @@ final class TestClient: @unchecked Sendable {
     }
 
     /// True when the peer closes (EOF or reset) within the receive timeout and sends nothing else.
-    func waitForClose() throws -> Bool {
+    public func waitForClose() throws -> Bool {
         guard buffer.isEmpty else { return false }
         var byte: UInt8 = 0
         let count = recv(fd, &byte, 1, 0)
