@@ -57,13 +57,15 @@ let package = Package(
         ),
 
         // Release-build benchmarks (numbers in BENCHMARKS.md).
-        .executableTarget(name: "listdiff-benchmark", dependencies: ["ListDiff"], path: "Benchmarks/ListDiffBenchmark"),
+        .executableTarget(
+            name: "listdiff-benchmark", dependencies: ["ListDiff", "TestSupport"], path: "Benchmarks/ListDiffBenchmark"),
         .executableTarget(name: "diffservice-benchmark", dependencies: ["DiffService"], path: "Benchmarks/DiffServiceBenchmark"),
         .executableTarget(name: "waterfall-benchmark", dependencies: ["Waterfall"], path: "Benchmarks/WaterfallBenchmark"),
         .executableTarget(
-            name: "snapshotjson-benchmark", dependencies: ["SnapshotJSON"], path: "Benchmarks/SnapshotJSONBenchmark"),
+            name: "snapshotjson-benchmark", dependencies: ["SnapshotJSON", "TestSupport"],
+            path: "Benchmarks/SnapshotJSONBenchmark"),
 
-        // Shared by the test targets: a blocking HTTP test client and a seeded random number generator.
+        // Shared by the tests and benchmarks: a blocking HTTP test client and a seeded random number generator.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(
             name: "ListDiffTests",

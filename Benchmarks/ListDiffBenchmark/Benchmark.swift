@@ -1,5 +1,6 @@
 import Foundation
 import ListDiff
+import TestSupport
 
 /// An item of the benchmark: a string id and a content value.
 struct BenchItem: Differentiable, Hashable, Sendable {
@@ -171,19 +172,4 @@ enum Benchmark {
 
 extension String {
     func leftPadded(_ width: Int) -> String { String(repeating: "0", count: max(0, width - count)) + self }
-}
-
-/// A small deterministic random number generator, so every run diffs the same lists.
-struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
 }

@@ -1,3 +1,5 @@
+import TestSupport
+
 /// Generates a deterministic diff request: string UUID-like ids, items with a title, likes, a size and tags,
 /// spread over sections of 1,000 items; the new snapshot edits, drops and adds some items.
 struct RequestGenerator {
@@ -5,7 +7,7 @@ struct RequestGenerator {
     private static let tags = ["travel", "food", "city", "night", "portrait", "nature", "street", "art"]
 
     func body() -> [UInt8] {
-        var generator = SplitMix64(seed: 42)
+        var generator = SplitMix(seed: 42)
         let ids = (0 ..< itemsPerSnapshot + itemsPerSnapshot / 10).map { _ in uuid(&generator) }
         var json = #"{"old":"#
         snapshot(ids: ids[0 ..< itemsPerSnapshot], edit: false, into: &json, &generator)
@@ -15,7 +17,7 @@ struct RequestGenerator {
         return Array(json.utf8)
     }
 
-    private func snapshot(ids: ArraySlice<String>, edit: Bool, into json: inout String, _ generator: inout SplitMix64) {
+    private func snapshot(ids: ArraySlice<String>, edit: Bool, into json: inout String, _ generator: inout SplitMix) {
         json += #"{"sections":["#
         for (index, id) in ids.enumerated() {
             if index % 1000 == 0 {
@@ -34,7 +36,7 @@ struct RequestGenerator {
         json += "]}]}"
     }
 
-    private func uuid(_ generator: inout SplitMix64) -> String {
+    private func uuid(_ generator: inout SplitMix) -> String {
         let hex = Array("0123456789abcdef")
         var characters: [Character] = []
         for index in 0 ..< 32 {
@@ -42,20 +44,5 @@ struct RequestGenerator {
             characters.append(hex[Int(generator.next() & 15)])
         }
         return String(characters)
-    }
-}
-
-/// A small deterministic random number generator.
-struct SplitMix64: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
