@@ -59,7 +59,10 @@ let package = Package(
         // Release-build benchmarks (numbers in BENCHMARKS.md).
         .executableTarget(
             name: "listdiff-benchmark", dependencies: ["ListDiff", "TestSupport"], path: "Benchmarks/ListDiffBenchmark"),
-        .executableTarget(name: "diffservice-benchmark", dependencies: ["DiffService"], path: "Benchmarks/DiffServiceBenchmark"),
+        .executableTarget(
+            name: "diffservice-benchmark",
+            dependencies: ["DiffService", "MicroHTTP", .product(name: "Logging", package: "swift-log")],
+            path: "Benchmarks/DiffServiceBenchmark"),
         .executableTarget(name: "waterfall-benchmark", dependencies: ["Waterfall"], path: "Benchmarks/WaterfallBenchmark"),
         .executableTarget(
             name: "snapshotjson-benchmark", dependencies: ["SnapshotJSON", "TestSupport"],

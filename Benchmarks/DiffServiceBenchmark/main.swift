@@ -2,11 +2,15 @@
 //
 //     python3 Benchmarks/service/make_requests.py /tmp && swift run -c release diffservice-benchmark /tmp
 //
+//     valgrind --tool=callgrind .build/release/diffservice-benchmark /tmp --profile 500   (instruction counts)
+//
 // Prints µs per small (~10 KB) request and ms per large (~25 MB) request, median and minimum.
 
 import DiffService
 import Foundation
 import ListDiff
+import Logging
+import MicroHTTP
 import SnapshotJSON
 
 let directory = CommandLine.arguments.dropFirst().first { !$0.hasPrefix("--") } ?? "/tmp"
@@ -61,8 +65,26 @@ func measure(repeats: Int, runs: Int = 7, _ body: () -> Void) -> (median: Double
 
 let small = load("small.json")
 var status = 0
-let smallTiming = measure(repeats: 2000) { status = DiffEndpoint.respond(to: small).status }
+let profiling = CommandLine.arguments.contains("--profile")
+let smallTiming = measure(repeats: profiling ? 1 : 2000, runs: profiling ? 1 : 7) { status = DiffEndpoint.respond(to: small).status }
 print(String(format: "small (%d bytes): median %.1f µs  min %.1f µs  (status %d)", small.count, smallTiming.median * 1e6, smallTiming.minimum * 1e6, status))
+// The whole service as a worker thread runs it, HTTP aside: routing, Content-Type check, request id, metrics,
+// the log call (at the benchmark's level, error, as Benchmarks/service/run.sh runs the server).
+var quiet = Logger(label: "benchmark")
+quiet.logLevel = .error
+let service = DiffService(logger: quiet)
+let request = HTTPRequest(
+    method: "POST", path: "/diff",
+    headers: ["host": "127.0.0.1:18180", "content-type": "application/json", "content-length": "\(small.count)"],
+    body: small, remoteAddress: "127.0.0.1")
+if let flag = CommandLine.arguments.firstIndex(of: "--profile"), let count = Int(CommandLine.arguments[flag + 1]) {
+    // A fixed amount of work for a profiler: `valgrind --tool=callgrind … --profile 500` counts instructions.
+    for _ in 0..<count { status = service.respond(to: request).status }
+    print("profiled \(count) requests through DiffService.respond (status \(status))")
+    exit(0)
+}
+let serviceTiming = measure(repeats: 2000) { status = service.respond(to: request).status }
+print(String(format: "small through DiffService.respond: median %.1f µs  min %.1f µs  (status %d)", serviceTiming.median * 1e6, serviceTiming.minimum * 1e6, status))
 if smallOnly { exit(0) }
 let large = load("large.json")
 let largeTiming = measure(repeats: 1, runs: 5) { status = DiffEndpoint.respond(to: large).status }

@@ -142,12 +142,32 @@ public struct DiffService: Sendable {
     }
 
     /// Whether a Content-Type is `application/json` or any `+json` type, parameters ignored.
+    ///
+    /// Works on the header's bytes (ASCII case-insensitive): it runs for every POST.
     static func isJSON(_ contentType: String?) -> Bool {
-        guard let contentType else { return false }
-        let mediaType = String(
-            contentType.prefix { $0 != ";" }.drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed()
-        ).lowercased()
-        return mediaType == "application/json" || (mediaType.hasSuffix("+json") && mediaType.contains("/"))
+        guard var contentType else { return false }
+        return contentType.withUTF8 { bytes in
+            func isSpace(_ byte: UInt8) -> Bool { byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
+            var end = bytes.firstIndex(of: UInt8(ascii: ";")) ?? bytes.count
+            var start = 0
+            while start < end && isSpace(bytes[start]) { start += 1 }
+            while end > start && isSpace(bytes[end - 1]) { end -= 1 }
+            let mediaType = UnsafeBufferPointer(rebasing: bytes[start..<end])
+            func endsWith(_ suffix: StaticString) -> Bool {
+                let count = suffix.utf8CodeUnitCount
+                guard mediaType.count >= count else { return false }
+                let tail = mediaType.count - count
+                for index in 0..<count {
+                    let byte = mediaType[tail + index]
+                    // ASCII lowercase: only letters change (suffixes here are lowercase).
+                    let lower = byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte
+                    if lower != suffix.utf8Start[index] { return false }
+                }
+                return true
+            }
+            if mediaType.count == 16 && endsWith("application/json") { return true }
+            return endsWith("+json") && mediaType.dropLast(5).contains(UInt8(ascii: "/"))
+        }
     }
 }
 

@@ -188,11 +188,13 @@ public struct JSONWriter: Sendable {
 
     private mutating func writeString(_ string: String) {
         bytes.append(UInt8(ascii: "\""))
-        let utf8 = string.utf8
-        if utf8.allSatisfy({ $0 >= 0x20 && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }) {
-            bytes.append(contentsOf: utf8)  // the common case: nothing to escape
-        } else {
-            for byte in utf8 { writeEscaped(byte) }
+        var string = string
+        string.withUTF8 { utf8 in
+            if utf8.allSatisfy({ $0 >= 0x20 && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }) {
+                bytes.append(contentsOf: utf8)  // the common case: nothing to escape
+            } else {
+                for byte in utf8 { writeEscaped(byte) }
+            }
         }
         bytes.append(UInt8(ascii: "\""))
     }

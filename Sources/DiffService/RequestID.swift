@@ -18,13 +18,13 @@ enum RequestID {
     /// 128 random bits as 32 lowercase hexadecimal digits.
     static func generate() -> String {
         var generator = SystemRandomNumberGenerator()
-        let high = generator.next() as UInt64
-        let low = generator.next() as UInt64
-        return hex(high) + hex(low)
-    }
-
-    private static func hex(_ value: UInt64) -> String {
-        let digits = String(value, radix: 16)
-        return String(repeating: "0", count: 16 - digits.count) + digits
+        let words = [generator.next() as UInt64, generator.next() as UInt64]
+        let digits = Array("0123456789abcdef".utf8)
+        var text: [UInt8] = []
+        text.reserveCapacity(32)
+        for word in words {
+            for shift in stride(from: 60, through: 0, by: -4) { text.append(digits[Int(word >> UInt64(shift) & 0xF)]) }
+        }
+        return String(decoding: text, as: UTF8.self)
     }
 }

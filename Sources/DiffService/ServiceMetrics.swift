@@ -1,3 +1,4 @@
+import Foundation
 import Prometheus
 
 /// The service's Prometheus metrics, served at `GET /metrics` in the text exposition format.
@@ -18,6 +19,18 @@ public final class ServiceMetrics: Sendable {
     private let parseDuration: DurationHistogram
     private let computeDuration: DurationHistogram
     private let writeDuration: DurationHistogram
+    /// Per-route series, made once: the registry's lookup by name and labels costs more than the recording.
+    private let routeSeries: [String: RouteSeries]
+    /// Request counters by route, method and status, made on first use (a small, bounded set).
+    private let counters = CounterCache()
+
+    private struct RouteSeries: Sendable {
+        let duration: DurationHistogram
+        let bodyBytes: ValueHistogram
+    }
+
+    private static let routes = ["/", "/diff", "/layout", "/healthz", "/readyz", "/openapi.yaml", "/metrics"]
+    private static let methods = ["GET", "POST", "HEAD", "PUT", "DELETE", "PATCH", "OPTIONS"]
 
     private static let durationBuckets: [Duration] = [
         .microseconds(50), .microseconds(100), .microseconds(250), .microseconds(500), .milliseconds(1),
@@ -65,11 +78,20 @@ public final class ServiceMetrics: Sendable {
         writeDuration = registry.makeDurationHistogram(
             descriptor: phase("write", "Time to write a /diff response (renderings and layouts)."),
             buckets: Self.durationBuckets)
+        var routeSeries: [String: RouteSeries] = [:]
+        for route in Self.routes + ["other"] {
+            routeSeries[route] = RouteSeries(
+                duration: registry.makeDurationHistogram(
+                    descriptor: Self.requestDuration, labels: [("route", route)], buckets: Self.durationBuckets),
+                bodyBytes: registry.makeValueHistogram(
+                    descriptor: Self.requestBody, labels: [("route", route)], buckets: Self.byteBuckets))
+        }
+        self.routeSeries = routeSeries
     }
 
     /// The label for a request path: the path of a known route, else `other`.
     static func route(_ path: String) -> String {
-        ["/", "/diff", "/layout", "/healthz", "/readyz", "/openapi.yaml", "/metrics"].contains(path) ? path : "other"
+        routes.contains(path) ? path : "other"
     }
 
     /// Counts a request as started.
@@ -79,16 +101,15 @@ public final class ServiceMetrics: Sendable {
     func end(path: String, method: String, status: Int, bodyBytes: Int, duration: Duration) {
         inFlight.decrement()
         let route = Self.route(path)
-        let knownMethod = ["GET", "POST", "HEAD", "PUT", "DELETE", "PATCH", "OPTIONS"].contains(method) ? method : "other"
-        registry.makeCounter(
-            descriptor: Self.requests, labels: [("route", route), ("method", knownMethod), ("status", String(status))]
-        ).increment()
-        registry.makeDurationHistogram(
-            descriptor: Self.requestDuration, labels: [("route", route)], buckets: Self.durationBuckets
-        ).record(duration)
-        registry.makeValueHistogram(
-            descriptor: Self.requestBody, labels: [("route", route)], buckets: Self.byteBuckets
-        ).record(Double(bodyBytes))
+        let knownMethod = Self.methods.contains(method) ? method : "other"
+        counters.counter(route: route, method: knownMethod, status: status) {
+            registry.makeCounter(
+                descriptor: Self.requests, labels: [("route", route), ("method", knownMethod), ("status", String(status))])
+        }.increment()
+        if let series = routeSeries[route] {
+            series.duration.record(duration)
+            series.bodyBytes.record(Double(bodyBytes))
+        }
     }
 
     /// Records where a `/diff` spent its time, and its change count when it succeeded.
@@ -101,4 +122,31 @@ public final class ServiceMetrics: Sendable {
 
     /// The metrics in the Prometheus text exposition format.
     func exposition() -> [UInt8] { registry.emitToBuffer() }
+}
+
+/// The request counters already made, so that a request costs one dictionary lookup rather than the
+/// registry's validation of the metric name, labels and help text.
+///
+/// `@unchecked Sendable`: `counters` is only read or written while `lock` (a pthread mutex, which
+/// ThreadSanitizer understands) is held.
+private final class CounterCache: @unchecked Sendable {
+    private struct Key: Hashable {
+        let route: String
+        let method: String
+        let status: Int
+    }
+
+    private let lock = NSLock()
+    private var counters: [Key: Counter] = [:]
+
+    /// The counter for these labels, made by `make` the first time.
+    func counter(route: String, method: String, status: Int, make: () -> Counter) -> Counter {
+        let key = Key(route: route, method: method, status: status)
+        lock.lock()
+        defer { lock.unlock() }
+        if let counter = counters[key] { return counter }
+        let counter = make()
+        counters[key] = counter
+        return counter
+    }
 }

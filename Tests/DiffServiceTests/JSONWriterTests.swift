@@ -39,7 +39,8 @@ import Testing
     @Test(arguments: [
         ("application/json", true), ("application/json; charset=utf-8", true), ("Application/JSON", true),
         ("application/problem+json", true), ("application/vnd.snapdiff+json;v=1", true), (" application/json ", true),
-        ("text/plain", false), ("application/x-www-form-urlencoded", false), ("json", false), ("+json", false),
+        ("\tAPPLICATION/PROBLEM+JSON\t; charset=utf-8", true), ("text/plain", false), ("application/jsonx", false),
+        ("xapplication/json", false), ("application/json5", false), ("application/+jsonp", false), ("application/x-www-form-urlencoded", false), ("json", false), ("+json", false),
     ])
     func acceptsJSONMediaTypes(contentType: String, accepted: Bool) {
         #expect(DiffService.isJSON(contentType) == accepted)
