@@ -39,6 +39,22 @@ struct Member {
     int64_t sourceOffset;  // the member name in the input, for duplicate reports
 };
 
+/// A member name met while validating an object, for the duplicate check.
+struct SeenKey {
+    const char *data;  // unescaped: in the input, or in simdjson's string buffer (valid for the whole parse)
+    size_t length;
+    int64_t offset;    // the member name in the input
+
+    std::string_view name() const { return std::string_view(data, length); }
+    bool sameName(const SeenKey &other) const {
+        if (length != other.length) { return false; }
+        for (size_t i = 0; i < length; ++i) {  // names are short and mostly differ early: no memcmp call
+            if (data[i] != other.data[i]) { return false; }
+        }
+        return true;
+    }
+};
+
 /// simdjson's raw number token runs up to the next structural character, so it may end in whitespace.
 void trimTrailingSpace(std::string_view &raw) {
     while (!raw.empty() && (raw.back() == ' ' || raw.back() == '\t' || raw.back() == '\n' || raw.back() == '\r')) {
@@ -80,8 +96,12 @@ struct CSimdJSON_Parser {
     std::vector<PathStep> path;
     std::vector<Member> members;  // a stack: each open object owns the tail from its base index
     ByteBuffer sectionContent;    // a section's members are encoded here while its items go to the arena
-    ByteBuffer discard;           // values that are only validated
     ByteBuffer sortScratch;
+    std::vector<SeenKey> keys;      // a stack, like `members`, for objects that are validated only
+    std::vector<SeenKey> keyScratch;
+    std::vector<SeenKey> repeats;   // names seen twice in one object, reported in document order
+    ByteBuffer itemContent;         // CSimdJSON_CanonicalItem's result
+    bool rawItems = false;          // CSimdJSON_Parse: items keep their raw text (see CSimdJSON_Content)
     int depth = 0;
 
     // MARK: Errors
@@ -296,31 +316,105 @@ struct CSimdJSON_Parser {
             out.string(readString(value));
             break;
         case ondemand::json_type::number: {
-            int64_t offset;
-            NumberToken number = readNumber(value, offset);
+            NumberToken number = readCheckedNumber(value);
             if (number.outcome == NumberToken::exponentOutOfRange) {
-                violation(CSimdJSON_ViolationExponentRange, CSimdJSON_FoundNumber, offset);
                 out.push('0');
             } else {
                 number.encode(out);
             }
             break;
         }
-        case ondemand::json_type::boolean: {
-            int64_t offset = currentOffset();
-            bool flag;
-            if (error_code error = value.get_bool().get(flag)) { failOn(error, CSimdJSON_SyntaxLiteral, offset); }
-            out.push(flag ? 't' : 'f');
+        case ondemand::json_type::boolean:
+            out.push(readBool(value) ? 't' : 'f');
             break;
-        }
-        case ondemand::json_type::null: {
-            int64_t offset = currentOffset();
-            bool isNull;
-            if (error_code error = value.is_null().get(isNull)) { failOn(error, CSimdJSON_SyntaxLiteral, offset); }
-            if (!isNull) { fail(CSimdJSON_StatusSyntax, CSimdJSON_SyntaxLiteral, offset); }
+        case ondemand::json_type::null:
+            readNull(value);
             out.push('n');
             break;
         }
+    }
+
+    /// A number, reporting an exponent out of range as a violation.
+    NumberToken readCheckedNumber(ondemand::value &value) {
+        int64_t offset;
+        NumberToken number = readNumber(value, offset);
+        if (number.outcome == NumberToken::exponentOutOfRange) {
+            violation(CSimdJSON_ViolationExponentRange, CSimdJSON_FoundNumber, offset);
+        }
+        return number;
+    }
+
+    bool readBool(ondemand::value &value) {
+        int64_t offset = currentOffset();
+        bool flag;
+        if (error_code error = value.get_bool().get(flag)) { failOn(error, CSimdJSON_SyntaxLiteral, offset); }
+        return flag;
+    }
+
+    void readNull(ondemand::value &value) {
+        int64_t offset = currentOffset();
+        bool isNull;
+        if (error_code error = value.is_null().get(isNull)) { failOn(error, CSimdJSON_SyntaxLiteral, offset); }
+        if (!isNull) { fail(CSimdJSON_StatusSyntax, CSimdJSON_SyntaxLiteral, offset); }
+    }
+
+    /// Validates any JSON value exactly as `encode` does (syntax, duplicate member names, exponent range),
+    /// without encoding it.
+    void check(ondemand::value &value) {
+        switch (typeOf(value)) {
+        case ondemand::json_type::object: {
+            size_t base = keys.size();
+            forEachMember(value, [&](std::string_view key, int64_t keyOffset, ondemand::value &member) {
+                keys.push_back({key.data(), key.size(), keyOffset});
+                check(member);
+            });
+            reportRepeatedKeys(base);
+            break;
+        }
+        case ondemand::json_type::array:
+            forEachElement(value, [&](ondemand::value &element) { check(element); });
+            break;
+        case ondemand::json_type::string: readString(value); break;
+        case ondemand::json_type::number: readCheckedNumber(value); break;
+        case ondemand::json_type::boolean: readBool(value); break;
+        case ondemand::json_type::null: readNull(value); break;
+        }
+    }
+
+    /// Reports every member name of the object whose names are `keys[base...]` that an earlier member already
+    /// has (each at its own place, in document order), and pops them.
+    void reportRepeatedKeys(size_t base) {
+        size_t count = keys.size() - base;
+        if (count >= 2 && count <= 16) {  // most objects: compare each name with the ones before it
+            for (size_t j = base + 1; j < keys.size(); ++j) {
+                for (size_t i = base; i < j; ++i) {
+                    if (keys[i].sameName(keys[j])) {
+                        violation(CSimdJSON_ViolationDuplicateMember, CSimdJSON_FoundNothing, keys[j].offset,
+                                  keys[j].name());
+                        break;
+                    }
+                }
+            }
+        } else if (count > 16) {  // large objects: sort by name, then by place
+            keyScratch.assign(keys.begin() + std::ptrdiff_t(base), keys.end());
+            std::sort(keyScratch.begin(), keyScratch.end(), [](const SeenKey &a, const SeenKey &b) {
+                int order = a.name().compare(b.name());
+                return order != 0 ? order < 0 : a.offset < b.offset;
+            });
+            repeats.clear();
+            for (size_t k = 1; k < keyScratch.size(); ++k) {
+                if (keyScratch[k].sameName(keyScratch[k - 1])) { repeats.push_back(keyScratch[k]); }
+            }
+            reportRepeats();
+        }
+        keys.resize(base);
+    }
+
+    /// Reports the names in `repeats` as duplicate members, in document order.
+    void reportRepeats() {
+        std::sort(repeats.begin(), repeats.end(), [](const SeenKey &a, const SeenKey &b) { return a.offset < b.offset; });
+        for (const SeenKey &key : repeats) {
+            violation(CSimdJSON_ViolationDuplicateMember, CSimdJSON_FoundNothing, key.offset, key.name());
         }
     }
 
@@ -347,13 +441,23 @@ struct CSimdJSON_Parser {
         auto first = members.begin() + std::ptrdiff_t(base);
         bool sorted = std::is_sorted(first, members.end(), less);
         if (!sorted) { std::sort(first, members.end(), less); }
-        for (auto m = first; m != members.end() && m + 1 != members.end(); ++m) {
-            if (!less(*m, *(m + 1))) {  // sorted and not less: the same name twice
-                auto name = std::string_view(reinterpret_cast<const char *>(bytes + m->keyAt), m->keyLength);
-                violation(CSimdJSON_ViolationDuplicateMember, CSimdJSON_FoundNothing,
-                          std::max(m->sourceOffset, (m + 1)->sourceOffset), name);
+        // Sorted: equal names are adjacent. Every one but the first in the document is a duplicate.
+        repeats.clear();
+        for (auto run = first; run != members.end();) {
+            auto next = run + 1;
+            int64_t firstOffset = run->sourceOffset;
+            while (next != members.end() && !less(*run, *next)) {
+                firstOffset = std::min(firstOffset, next->sourceOffset);
+                ++next;
             }
+            for (auto m = run; next - run > 1 && m != next; ++m) {
+                if (m->sourceOffset != firstOffset) {
+                    repeats.push_back({reinterpret_cast<const char *>(bytes + m->keyAt), m->keyLength, m->sourceOffset});
+                }
+            }
+            run = next;
         }
+        if (!repeats.empty()) { reportRepeats(); }
         if (!sorted) {
             // Members are contiguous up to the end of `out`: rewrite them in key order.
             size_t regionStart = out.size;
@@ -368,10 +472,7 @@ struct CSimdJSON_Parser {
     }
 
     /// Validates a value that is reported as a violation (or ignored), without keeping it.
-    void skip(ondemand::value &value) {
-        discard.size = 0;
-        encode(value, discard);
-    }
+    void skip(ondemand::value &value) { check(value); }
 
     // MARK: The request schema
 
@@ -383,9 +484,14 @@ struct CSimdJSON_Parser {
         if (type == ondemand::json_type::string) {
             std::string_view string = readString(value);
             id.kind = CSimdJSON_IDString;
-            id.offset = idBytes.size();
             id.length = uint32_t(string.size());
-            idBytes.insert(idBytes.end(), string.begin(), string.end());
+            if (string.data() >= input && string.data() + string.size() <= input + inputLength) {
+                id.inInput = 1;  // no escapes: the input holds its bytes
+                id.offset = uint64_t(string.data() - input);
+            } else {
+                id.offset = idBytes.size();
+                idBytes.insert(idBytes.end(), string.begin(), string.end());
+            }
             return id;
         }
         if (type == ondemand::json_type::number) {
@@ -425,7 +531,42 @@ struct CSimdJSON_Parser {
         return {start, arena.size - start, csimdjson::hashBytes(arena.data + start, arena.size - start)};
     }
 
+    /// An item whose content is its raw text (CSimdJSON_Parse): every value is validated, nothing is encoded.
+    void walkRawItem(ondemand::value &value) {
+        if (!expect(value, ondemand::json_type::object)) { return; }
+        int64_t start = currentOffset();  // the '{'
+        CSimdJSON_Item item{};
+        bool hasID = false;
+        size_t base = keys.size();
+        forEachMember(value, [&](std::string_view key, int64_t keyOffset, ondemand::value &member) {
+            if (key == "id") {
+                if (hasID) {
+                    duplicate(keyOffset, member);
+                } else {
+                    hasID = true;
+                    item.id = readID(member);
+                }
+            } else {
+                keys.push_back({key.data(), key.size(), keyOffset});
+                check(member);
+            }
+        });
+        reportRepeatedKeys(base);
+        if (!hasID) { violation(CSimdJSON_ViolationMissingMember, CSimdJSON_FoundNothing, -1, "id"); }
+        // The walk now stands on the token after the '}' (an item is inside an array, so there is one).
+        int64_t after = currentOffset();
+        int64_t end = after < 0 ? int64_t(inputLength) : after;
+        while (end > start && input[end - 1] != '}') { --end; }  // only whitespace lies between
+        auto *text = reinterpret_cast<const uint8_t *>(input) + start;
+        item.content = {uint64_t(start), uint64_t(end - start), csimdjson::hashBytes(text, size_t(end - start)), 1};
+        items.push_back(item);
+    }
+
     void walkItem(ondemand::value &value) {
+        if (rawItems) {
+            walkRawItem(value);
+            return;
+        }
         if (!expect(value, ondemand::json_type::object)) { return; }
         CSimdJSON_Item item{};
         bool hasID = false;
@@ -660,17 +801,20 @@ struct CSimdJSON_Parser {
         violationsOmitted = 0;
         path.clear();
         members.clear();
+        keys.clear();
         depth = 0;
     }
 
     void parse(const uint8_t *bytes, size_t length, size_t capacity, bool wholeDocument) {
         reset();
+        rawItems = !wholeDocument;
         input = reinterpret_cast<const char *>(bytes);
         inputLength = length;
         try {
             // Content encodings are about as long as the JSON they come from: reserving once avoids copying
-            // the arena while it grows (untouched pages cost no memory).
-            arena.reserve(length + 64);
+            // the arena while it grows (untouched pages cost no memory). With raw items it holds only the
+            // sections' contents and the options.
+            if (!rawItems) { arena.reserve(length + 64); }
             error_code error = json.iterate(bytes, length, capacity).get(document);
             if (error == EMPTY) {
                 result.status = CSimdJSON_StatusEmpty;
@@ -693,6 +837,35 @@ struct CSimdJSON_Parser {
     }
 
     static constexpr size_t kReleaseIndexAbove = 4u << 20;
+
+    /// CSimdJSON_CanonicalItem: encodes the members other than "id" of an item walked before.
+    const uint8_t *canonicalItem(const uint8_t *bytes, size_t offset, size_t length, size_t capacity,
+                                 size_t *encodedLength) {
+        reset();
+        input = reinterpret_cast<const char *>(bytes + offset);
+        inputLength = length;
+        try {
+            itemContent.size = 0;
+            if (json.iterate(bytes + offset, length, capacity - offset).get(document) != SUCCESS) { return nullptr; }
+            ondemand::value root;
+            if (document.get_value().get(root) != SUCCESS) { return nullptr; }
+            size_t base = members.size();
+            itemContent.push('{');
+            forEachMember(root, [&](std::string_view key, int64_t keyOffset, ondemand::value &member) {
+                if (key == "id") {
+                    check(member);
+                } else {
+                    encodeMember(key, keyOffset, member, itemContent);
+                }
+            });
+            finishObject(itemContent, base);
+            itemContent.push('}');
+        } catch (...) {  // only std::bad_alloc can happen: the text was validated by the parse that found it
+            return nullptr;
+        }
+        *encodedLength = itemContent.size;
+        return itemContent.data;
+    }
 
     void publish() {
         result.sections = sections.data();
@@ -719,7 +892,7 @@ void CSimdJSON_ParserDestroy(CSimdJSON_Parser *parser) { delete parser; }
 size_t CSimdJSON_ParserRetainedBytes(const CSimdJSON_Parser *parser) {
     // simdjson keeps ~4 bytes of structural index and 5/3 bytes of string buffer per input byte.
     return parser->json.capacity() * 6 + parser->arena.capacity + parser->sectionContent.capacity +
-           parser->discard.capacity + parser->sortScratch.capacity + parser->idBytes.capacity() +
+           parser->itemContent.capacity + parser->sortScratch.capacity + parser->idBytes.capacity() +
            parser->items.capacity() * sizeof(CSimdJSON_Item) + parser->sections.capacity() * sizeof(CSimdJSON_Section);
 }
 
@@ -734,6 +907,13 @@ const CSimdJSON_Result *CSimdJSON_ParseDocument(CSimdJSON_Parser *parser, const 
     parser->parse(bytes, length, capacity, true);
     return &parser->result;
 }
+
+const uint8_t *CSimdJSON_CanonicalItem(CSimdJSON_Parser *parser, const uint8_t *bytes, size_t offset, size_t length,
+                                       size_t capacity, size_t *encodedLength) {
+    return parser->canonicalItem(bytes, offset, length, capacity, encodedLength);
+}
+
+uint64_t CSimdJSON_Hash(const uint8_t *bytes, size_t length) { return csimdjson::hashBytes(bytes, length); }
 
 uint8_t *CSimdJSON_TakeArena(CSimdJSON_Parser *parser) { return parser->arena.take(); }
 

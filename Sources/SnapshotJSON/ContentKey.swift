@@ -1,36 +1,61 @@
-/// What an item or a section looks like, apart from its id: a canonical encoding of its other members and a
-/// 64-bit hash of it.
+/// What an item or a section looks like, apart from its id: a canonical encoding of its other members, or the
+/// raw JSON text it was read from.
 ///
 /// Two keys are equal when the JSON values are deeply equal: object members in any order, numbers by exact
 /// decimal value (`1`, `1.0`, `10e-1` are equal, `-0` equals `0`; no rounding through `Double`), strings by
 /// their unescaped Unicode scalars without normalisation, arrays in order. Keys are made only by parsing.
 ///
-/// Comparing two keys compares the hashes first and the bytes only when those agree.
+/// The items of a `/diff` request keep their raw text: two items written with the same bytes are equal at
+/// once, and only items whose texts differ are canonicalised (on each comparison) to decide.
 public struct ContentKey: Hashable, Sendable {
-    let arena: ContentArena
-    let offset: Int
-    let count: Int
-    /// A 64-bit hash of the canonical encoding; equal keys have equal hashes.
-    public let contentHash: UInt64
+    private enum Storage: Sendable {
+        /// A canonical encoding in an arena, with its hash.
+        case canonical(ContentArena, offset: Int, count: Int, hash: UInt64)
+        /// An item's raw JSON text (its whole object, `id` included) in the body, with the hash of that text.
+        case raw(RequestText, offset: Int, count: Int, hash: UInt64)
+    }
+
+    private let storage: Storage
 
     init(arena: ContentArena, offset: Int, count: Int, hash: UInt64) {
-        self.arena = arena
-        self.offset = offset
-        self.count = count
-        self.contentHash = hash
+        storage = .canonical(arena, offset: offset, count: count, hash: hash)
+    }
+
+    init(text: RequestText, offset: Int, count: Int, hash: UInt64) {
+        storage = .raw(text, offset: offset, count: count, hash: hash)
+    }
+
+    /// A 64-bit hash of the canonical encoding; equal keys have equal hashes.
+    ///
+    /// - Complexity: O(1) for canonical keys; O(*n*) for raw ones (it canonicalises the text).
+    public var contentHash: UInt64 {
+        switch storage {
+        case .canonical(_, _, _, let hash): hash
+        case .raw: canonicalBytes.withUnsafeBytes { canonicalHash($0) }
+        }
     }
 
     /// Whether two contents are deeply equal.
     ///
-    /// - Complexity: O(1) when the hashes differ, O(*n*) in the encoding's length otherwise.
+    /// - Complexity: O(1) when canonical hashes differ; O(*n*) in the encodings' length otherwise, plus the
+    ///   canonicalisation of raw texts that differ.
     public static func == (lhs: ContentKey, rhs: ContentKey) -> Bool {
-        guard lhs.contentHash == rhs.contentHash, lhs.count == rhs.count else { return false }
-        if lhs.arena === rhs.arena && lhs.offset == rhs.offset { return true }
-        return bytesEqual(lhs.arena.bytes(at: lhs.offset, count: lhs.count),
-                          rhs.arena.bytes(at: rhs.offset, count: rhs.count))
+        switch (lhs.storage, rhs.storage) {
+        case let (.canonical(a, aOffset, aCount, aHash), .canonical(b, bOffset, bCount, bHash)):
+            guard aHash == bHash, aCount == bCount else { return false }
+            if a === b && aOffset == bOffset { return true }
+            return bytesEqual(a.bytes(at: aOffset, count: aCount), b.bytes(at: bOffset, count: bCount))
+        case let (.raw(a, aOffset, aCount, aHash), .raw(b, bOffset, bCount, bHash)):
+            if aHash == bHash && aCount == bCount && a.sameBytes(at: aOffset, as: b, at: bOffset, count: aCount) {
+                return true  // the same text
+            }
+            return lhs.canonicalBytes == rhs.canonicalBytes
+        default:
+            return lhs.canonicalBytes == rhs.canonicalBytes
+        }
     }
 
-    /// Feeds the precomputed hash to `hasher`.
+    /// Feeds the canonical hash to `hasher`.
     ///
     /// - Parameter hasher: The hasher to feed.
     public func hash(into hasher: inout Hasher) {
@@ -41,7 +66,10 @@ public struct ContentKey: Hashable, Sendable {
     ///
     /// - Complexity: O(*n*).
     public var canonicalBytes: [UInt8] {
-        Array(arena.bytes(at: offset, count: count))
+        switch storage {
+        case let .canonical(arena, offset, count, _): Array(arena.bytes(at: offset, count: count))
+        case let .raw(text, offset, count, _): text.canonicalItem(at: offset, count: count)
+        }
     }
 }
 
@@ -51,8 +79,9 @@ extension ContentKey {
 }
 
 extension ContentKey: CustomStringConvertible {
-    /// `ContentKey(hash: 0x…, 34 bytes)`.
+    /// `ContentKey(hash: 0x…, 34 bytes)`, with the canonical hash and encoding length.
     public var description: String {
-        "ContentKey(hash: 0x\(String(contentHash, radix: 16)), \(count) bytes)"
+        let bytes = canonicalBytes
+        return "ContentKey(hash: 0x\(String(bytes.withUnsafeBytes { canonicalHash($0) }, radix: 16)), \(bytes.count) bytes)"
     }
 }

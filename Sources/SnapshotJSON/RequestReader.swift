@@ -3,33 +3,32 @@ internal import CSimdJSON
 /// Runs CSimdJSON over a body and turns its flat result into Swift values or a ``RequestError``.
 enum RequestReader {
     static func read(_ body: [UInt8]) throws(RequestError) -> DiffRequest {
-        try withPaddedBody(body) { buffer, capacity, handle in
-            read(buffer, capacity: capacity, body: body, handle: handle)
-        }
+        try withPaddedBody(body) { padded, handle in read(padded, body: body, handle: handle) }
     }
 
     /// Reads a document whose root is an object: its canonical encoding, and its "items" if any.
     static func readDocument(_ body: [UInt8]) throws(RequestError) -> JSONDocument {
-        try withPaddedBody(body) { buffer, capacity, handle in
-            let result = CSimdJSON_ParseDocument(handle.pointer, buffer.baseAddress, buffer.count, capacity).pointee
-            if let failure = failure(of: result, body: body) { return .failure(failure) }
-            let violations = (0 ..< result.violationCount).map { violation(result.violations[$0], text: result) }
-            guard violations.isEmpty, result.hasDocument != 0 else {
-                return .failure(.invalid(Array(violations.prefix(DiffRequest.maximumViolationCount))))
+        try withPaddedBody(body) { padded, handle in
+            padded.withUnsafeBufferPointer { buffer in
+                let result = CSimdJSON_ParseDocument(handle.pointer, buffer.baseAddress, buffer.count, padded.capacity).pointee
+                if let failure = failure(of: result, body: body) { return .failure(failure) }
+                let violations = (0 ..< result.violationCount).map { violation(result.violations[$0], text: result) }
+                guard violations.isEmpty, result.hasDocument != 0 else {
+                    return .failure(.invalid(Array(violations.prefix(DiffRequest.maximumViolationCount))))
+                }
+                let arena = ContentArena(takingFrom: handle.pointer, count: Int(result.arenaLength))
+                let root = CanonicalReader(Array(arena.bytes(at: Int(result.documentOffset), count: Int(result.documentLength))))
+                let builder = SnapshotBuilder(result: result, input: buffer, arena: arena, text: nil)
+                let items = result.newSnapshot.present != 0 ? builder.snapshot(result.newSnapshot).sections[0].items : nil
+                return .success(JSONDocument(root: root, items: items))
             }
-            let arena = ContentArena(takingFrom: handle.pointer, count: Int(result.arenaLength))
-            let root = CanonicalReader(Array(arena.bytes(at: Int(result.documentOffset), count: Int(result.documentLength))))
-            let items = result.newSnapshot.present != 0
-                ? SnapshotBuilder(result: result, arena: arena).snapshot(result.newSnapshot).sections[0].items : nil
-            return .success(JSONDocument(root: root, items: items))
         }
     }
 
-    /// Calls `read` with the body followed by the padding simdjson may read, copying the body only when its
-    /// spare capacity is too small, and with a pooled parser.
+    /// Calls `read` with the body, followed by the padding simdjson may read as spare capacity (copying the
+    /// body only when its spare capacity is too small), and a pooled parser.
     private static func withPaddedBody<Value>(
-        _ body: [UInt8],
-        _ read: (UnsafeBufferPointer<UInt8>, Int, ParserHandle) -> Result<Value, RequestError>
+        _ body: [UInt8], _ read: ([UInt8], ParserHandle) -> Result<Value, RequestError>
     ) throws(RequestError) -> Value {
         guard !body.isEmpty else { throw .emptyBody }
         let handle = ParserPool.shared.borrow()
@@ -37,33 +36,34 @@ enum RequestReader {
         let padding = DiffRequest.requiredPadding
         if body.capacity - body.count >= padding {
             // The array's spare capacity is allocated memory: simdjson may read it, never write it.
-            return try body.withUnsafeBufferPointer { buffer in read(buffer, body.capacity, handle) }.get()
+            return try read(body, handle).get()
         }
         var padded: [UInt8] = []
         padded.reserveCapacity(body.count + padding)
         padded.append(contentsOf: body)
-        return try padded.withUnsafeBufferPointer { buffer in read(buffer, padded.capacity, handle) }.get()
+        return try read(padded, handle).get()
     }
 
-    private static func read(_ buffer: UnsafeBufferPointer<UInt8>, capacity: Int, body: [UInt8],
-                             handle: ParserHandle) -> Result<DiffRequest, RequestError> {
-        let result = CSimdJSON_Parse(handle.pointer, buffer.baseAddress, buffer.count, capacity).pointee
-        if let failure = failure(of: result, body: body) { return .failure(failure) }
+    private static func read(_ padded: [UInt8], body: [UInt8], handle: ParserHandle) -> Result<DiffRequest, RequestError> {
+        padded.withUnsafeBufferPointer { buffer in
+            let result = CSimdJSON_Parse(handle.pointer, buffer.baseAddress, buffer.count, padded.capacity).pointee
+            if let failure = failure(of: result, body: body) { return .failure(failure) }
 
-        var violations = (0 ..< result.violationCount).map { violation(result.violations[$0], text: result) }
-        let arena = ContentArena(takingFrom: handle.pointer, count: Int(result.arenaLength))
-        var options = DiffOptions()
-        if result.hasOptions != 0 {
-            let bytes = arena.bytes(at: Int(result.optionsOffset), count: Int(result.optionsLength))
-            var reader = CanonicalReader(Array(bytes))
-            options = DiffOptions(decoding: &reader, violations: &violations)
+            var violations = (0 ..< result.violationCount).map { violation(result.violations[$0], text: result) }
+            let arena = ContentArena(takingFrom: handle.pointer, count: Int(result.arenaLength))
+            var options = DiffOptions()
+            if result.hasOptions != 0 {
+                let bytes = arena.bytes(at: Int(result.optionsOffset), count: Int(result.optionsLength))
+                var reader = CanonicalReader(Array(bytes))
+                options = DiffOptions(decoding: &reader, violations: &violations)
+            }
+            guard violations.isEmpty else {
+                return .failure(.invalid(Array(violations.prefix(DiffRequest.maximumViolationCount))))
+            }
+            let builder = SnapshotBuilder(result: result, input: buffer, arena: arena, text: RequestText(padded: padded))
+            return .success(DiffRequest(
+                old: builder.snapshot(result.oldSnapshot), new: builder.snapshot(result.newSnapshot), options: options))
         }
-        guard violations.isEmpty else {
-            return .failure(.invalid(Array(violations.prefix(DiffRequest.maximumViolationCount))))
-        }
-        let builder = SnapshotBuilder(result: result, arena: arena)
-        return .success(DiffRequest(old: builder.snapshot(result.oldSnapshot), new: builder.snapshot(result.newSnapshot),
-                                    options: options))
     }
 
     /// The error of a parse that did not reach the schema, if any.

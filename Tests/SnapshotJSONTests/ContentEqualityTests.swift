@@ -89,6 +89,22 @@ import Testing
         #expect(request.old.sections[1].content != request.new.sections[1].content)
     }
 
+    /// `/diff` items keep their raw text (equal texts are equal at once; texts that differ are canonicalised),
+    /// other documents' items are canonical: the same content is equal, and hashes alike, either way.
+    @Test func rawAndCanonicalKeysAgree() throws {
+        let members = [#""v":1,"w":[true,null,"é"]"#, #" "w" : [ true , null , "\u00e9" ] , "v" : 1.0 "#, #""v":2"#]
+        let items = members.enumerated().map { #"{"id":\#($0.offset),\#($0.element)}"# }.joined(separator: ",")
+        let raw = try Fixtures.request(oldItems: items, newItems: items).old.sections[0].items.map(\.content)
+        let again = try Fixtures.request(oldItems: items, newItems: "").old.sections[0].items.map(\.content)
+        let canonical = try #require(parseJSONDocument(Fixtures.body(#"{"items":[\#(items)]}"#)).items).map(\.content)
+        for (index, key) in raw.enumerated() {
+            #expect(key == again[index] && key == canonical[index] && canonical[index] == key)
+            #expect(key.contentHash == canonical[index].contentHash)
+            #expect(key.canonicalBytes == canonical[index].canonicalBytes)
+        }
+        #expect(raw[0] == raw[1] && raw[1] == canonical[0] && raw[0] != raw[2] && canonical[2] != raw[1])
+    }
+
     @Test func keysOfOneRequestAreHashable() throws {
         let items = (0 ..< 50).map { #"{"id":\#($0),"v":\#($0 % 5)}"# }.joined(separator: ",")
         let request = try Fixtures.request(oldItems: items, newItems: "")

@@ -63,6 +63,29 @@ import Testing
         #expect(Fixtures.violations(of: json) == expected)
     }
 
+    /// A name met a third time is reported again, each repetition at its own place, in document order — in
+    /// items (validated without encoding), in sections and options (encoded), and in objects of any size.
+    @Test func reportsEveryRepeatedNameInDocumentOrder() {
+        let wide = (0 ..< 40).map { #""k\#($0)":0"# }.joined(separator: ",")
+        let containers: [((String) -> String, String)] = [
+            ({ #"{"old":{"items":[{"id":1,"o":\#($0)}]},"new":{"items":[]}}"# }, "old.items[0].o"),
+            ({ #"{"old":{"sections":[{"id":1,"items":[],"o":\#($0)}]},"new":{"items":[]}}"# }, "old.sections[0].o"),
+            ({ #"{"old":{"items":[]},"new":{"items":[]},"options":{"layouts":[\#($0)]}}"# }, "options.layouts[0]"),
+        ]
+        for (container, prefix) in containers {
+            for object in [#"{"b":1,"a":1,"b":2,"a":2,"b":3}"#, #"{\#(wide),"b":1,"a":1,"b":2,"a":2,"b":3}"#] {
+                let json = container(object)
+                let at = { (marker: String) in Fixtures.offset(of: marker, in: json) }
+                let repeated = Fixtures.violations(of: json).filter { $0.message == "duplicate member name" }
+                #expect(repeated == [
+                    Violation(path: "\(prefix).a", message: "duplicate member name", byteOffset: at(#""a":2"#)),
+                    Violation(path: "\(prefix).b", message: "duplicate member name", byteOffset: at(#""b":2"#)),
+                    Violation(path: "\(prefix).b", message: "duplicate member name", byteOffset: at(#""b":3"#)),
+                ].sorted { $0.byteOffset! < $1.byteOffset! }, "\(json)")
+            }
+        }
+    }
+
     @Test func acceptsExponentAtTheLimitAndLongDigitStrings() throws {
         let (lhs, rhs) = try Fixtures.contents(#""n":1\#(String(repeating: "0", count: 5000))"#, #""n":1e5000"#)
         #expect(lhs == rhs)

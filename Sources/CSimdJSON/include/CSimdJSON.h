@@ -1,9 +1,11 @@
 /*
  * CSimdJSON — a plain C view of a simdjson On-Demand walk over one snapdiff request body.
  *
- * Design: one call (CSimdJSON_Parse) walks the whole body once and fills flat arrays owned by a reusable
- * parser handle: sections, items, string-id bytes, violations, and one arena holding the canonical encoding
- * of every item's and section's content (plus the "options" value). Swift copies the small arrays and takes
+ * Design: one call (CSimdJSON_Parse) walks the whole body once, validating every value, and fills flat arrays
+ * owned by a reusable parser handle: sections, items, string-id bytes, violations, and one arena holding the
+ * canonical encoding of every section's content (plus the "options" value). An item's content is its raw
+ * text in the body: most items of two snapshots are unchanged, byte for byte, so their canonical encoding is
+ * only made (CSimdJSON_CanonicalItem) for the few whose texts differ. Swift copies the small arrays and takes
  * ownership of the arena (CSimdJSON_TakeArena), so content bytes are never copied.
  *
  * Everything a result points to stays valid until the next CSimdJSON_Parse or CSimdJSON_ParserDestroy on the
@@ -56,7 +58,7 @@ enum {
 /** CSimdJSON_ID.kind */
 enum {
     CSimdJSON_IDNone = 0,    /* implicit section (bare {"items": [...]}) or missing/invalid id */
-    CSimdJSON_IDString = 1,  /* bytes at idBytes[offset ..< offset + length], unescaped UTF-8 */
+    CSimdJSON_IDString = 1,  /* unescaped UTF-8 at idBytes[offset ..< offset + length], or in the input (inInput) */
     CSimdJSON_IDInteger = 2  /* value in integer */
 };
 
@@ -91,13 +93,20 @@ typedef struct CSimdJSON_ID {
     uint64_t offset;
     uint32_t length;
     uint8_t kind;
+    uint8_t inInput; /* a string written without escapes: its bytes are the input's at offset */
 } CSimdJSON_ID;
 
-/** A canonical content encoding in the arena, and its 64-bit hash. */
+/**
+ * An item's or a section's content: its canonical encoding in the arena and the 64-bit hash of it, or (when
+ * inInput is set: the items of CSimdJSON_Parse) the item's raw JSON text in the input and the hash of that text,
+ * from its '{' to its '}'. Equal raw texts mean equal contents; raw texts that differ are compared by their
+ * canonical encodings, which CSimdJSON_CanonicalItem makes on demand.
+ */
 typedef struct CSimdJSON_Content {
     uint64_t offset;
     uint64_t length;
     uint64_t hash;
+    uint8_t inInput;
 } CSimdJSON_Content;
 
 typedef struct CSimdJSON_Item {
@@ -182,6 +191,19 @@ const CSimdJSON_Result *CSimdJSON_Parse(CSimdJSON_Parser *parser, const uint8_t 
  */
 const CSimdJSON_Result *CSimdJSON_ParseDocument(CSimdJSON_Parser *parser, const uint8_t *bytes, size_t length,
                                                 size_t capacity);
+
+/**
+ * The canonical encoding of an item's content (every member but "id") from its raw text, the span
+ * `bytes[offset ..< offset + length]` that CSimdJSON_Parse reported (inInput) for the same bytes, so already
+ * valid. `capacity >= offset + length + CSimdJSON_PADDING` bytes must be readable. Returns the encoding, valid
+ * until the next call on the handle, and its length in *encodedLength; NULL when memory is exhausted.
+ * Invalidates what the handle's last parse returned (take its arena first: CSimdJSON_TakeArena).
+ */
+const uint8_t *CSimdJSON_CanonicalItem(CSimdJSON_Parser *parser, const uint8_t *bytes, size_t offset, size_t length,
+                                       size_t capacity, size_t *encodedLength);
+
+/** The 64-bit hash CSimdJSON_Content.hash holds for a canonical encoding, of any bytes. */
+uint64_t CSimdJSON_Hash(const uint8_t *bytes, size_t length);
 
 /**
  * Hands the last parse's arena (result->arenaLength bytes, maybe NULL when empty) to the caller, who frees it

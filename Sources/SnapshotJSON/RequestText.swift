@@ -1,0 +1,43 @@
+internal import CSimdJSON
+
+/// The bytes of a parsed `/diff` body, kept so that items' contents can refer to their raw JSON text and be
+/// canonicalised only when two texts differ (most items of two snapshots are unchanged, byte for byte).
+///
+/// Holds the body as the parse read it: with `DiffRequest.requiredPadding` readable bytes after it.
+final class RequestText: Sendable {
+    /// The body; its spare capacity is the padding simdjson may read.
+    private let bytes: [UInt8]
+
+    init(padded bytes: [UInt8]) {
+        precondition(bytes.capacity - bytes.count >= DiffRequest.requiredPadding, "the body needs its padding")
+        self.bytes = bytes
+    }
+
+    /// Whether the `count` bytes at `offset` are the same as those at `otherOffset` in `other`.
+    func sameBytes(at offset: Int, as other: RequestText, at otherOffset: Int, count: Int) -> Bool {
+        precondition(offset >= 0 && count >= 0 && offset + count <= bytes.count, "range outside the body")
+        precondition(otherOffset >= 0 && otherOffset + count <= other.bytes.count, "range outside the body")
+        return bytes.withUnsafeBytes { mine in
+            other.bytes.withUnsafeBytes { theirs in
+                bytesEqual(UnsafeRawBufferPointer(rebasing: mine[offset ..< offset + count]),
+                           UnsafeRawBufferPointer(rebasing: theirs[otherOffset ..< otherOffset + count]))
+            }
+        }
+    }
+
+    /// The canonical encoding of the item whose raw text is at `offset ..< offset + count` (every member but
+    /// `id`), as ``ContentKey`` stores it for items of other documents.
+    func canonicalItem(at offset: Int, count: Int) -> [UInt8] {
+        precondition(offset >= 0 && count >= 0 && offset + count <= bytes.count, "range outside the body")
+        let handle = ParserPool.shared.borrow()
+        defer { ParserPool.shared.recycle(handle) }
+        return bytes.withUnsafeBufferPointer { buffer in
+            var length = 0
+            guard
+                let encoded = CSimdJSON_CanonicalItem(
+                    handle.pointer, buffer.baseAddress, offset, count, bytes.capacity, &length)
+            else { fatalError("out of memory while canonicalising an item of \(count) bytes") }
+            return Array(UnsafeBufferPointer(start: encoded, count: length))
+        }
+    }
+}
