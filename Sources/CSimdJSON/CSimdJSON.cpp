@@ -557,8 +557,8 @@ struct CSimdJSON_Parser {
         int64_t after = currentOffset();
         int64_t end = after < 0 ? int64_t(inputLength) : after;
         while (end > start && input[end - 1] != '}') { --end; }  // only whitespace lies between
-        auto *text = reinterpret_cast<const uint8_t *>(input) + start;
-        item.content = {uint64_t(start), uint64_t(end - start), csimdjson::hashBytes(text, size_t(end - start)), 1};
+        // No hash of the text: comparing two texts' lengths, then bytes, rejects as fast as a hash would.
+        item.content = {uint64_t(start), uint64_t(end - start), 0, 1};
         items.push_back(item);
     }
 

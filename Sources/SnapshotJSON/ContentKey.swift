@@ -11,8 +11,8 @@ public struct ContentKey: Hashable, Sendable {
     private enum Storage: Sendable {
         /// A canonical encoding in an arena, with its hash.
         case canonical(ContentArena, offset: Int, count: Int, hash: UInt64)
-        /// An item's raw JSON text (its whole object, `id` included) in the body, with the hash of that text.
-        case raw(RequestText, offset: Int, count: Int, hash: UInt64)
+        /// An item's raw JSON text (its whole object, `id` included) in the body.
+        case raw(RequestText, offset: Int, count: Int)
     }
 
     private let storage: Storage
@@ -21,8 +21,8 @@ public struct ContentKey: Hashable, Sendable {
         storage = .canonical(arena, offset: offset, count: count, hash: hash)
     }
 
-    init(text: RequestText, offset: Int, count: Int, hash: UInt64) {
-        storage = .raw(text, offset: offset, count: count, hash: hash)
+    init(text: RequestText, offset: Int, count: Int) {
+        storage = .raw(text, offset: offset, count: count)
     }
 
     /// A 64-bit hash of the canonical encoding; equal keys have equal hashes.
@@ -45,8 +45,8 @@ public struct ContentKey: Hashable, Sendable {
             guard aHash == bHash, aCount == bCount else { return false }
             if a === b && aOffset == bOffset { return true }
             return bytesEqual(a.bytes(at: aOffset, count: aCount), b.bytes(at: bOffset, count: bCount))
-        case let (.raw(a, aOffset, aCount, aHash), .raw(b, bOffset, bCount, bHash)):
-            if aHash == bHash && aCount == bCount && a.sameBytes(at: aOffset, as: b, at: bOffset, count: aCount) {
+        case let (.raw(a, aOffset, aCount), .raw(b, bOffset, bCount)):
+            if aCount == bCount && a.sameBytes(at: aOffset, as: b, at: bOffset, count: aCount) {
                 return true  // the same text
             }
             return lhs.canonicalBytes == rhs.canonicalBytes
@@ -68,7 +68,7 @@ public struct ContentKey: Hashable, Sendable {
     public var canonicalBytes: [UInt8] {
         switch storage {
         case let .canonical(arena, offset, count, _): Array(arena.bytes(at: offset, count: count))
-        case let .raw(text, offset, count, _): text.canonicalItem(at: offset, count: count)
+        case let .raw(text, offset, count): text.canonicalItem(at: offset, count: count)
         }
     }
 }

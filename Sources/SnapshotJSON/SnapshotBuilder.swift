@@ -45,7 +45,7 @@ struct SnapshotBuilder {
 
     private func content(_ record: CSimdJSON_Content) -> ContentKey {
         if record.inInput != 0, let text {
-            return ContentKey(text: text, offset: Int(record.offset), count: Int(record.length), hash: record.hash)
+            return ContentKey(text: text, offset: Int(record.offset), count: Int(record.length))
         }
         precondition(record.inInput == 0, "raw contents need the parsed text")
         return ContentKey(arena: arena, offset: Int(record.offset), count: Int(record.length), hash: record.hash)

@@ -98,8 +98,8 @@ typedef struct CSimdJSON_ID {
 
 /**
  * An item's or a section's content: its canonical encoding in the arena and the 64-bit hash of it, or (when
- * inInput is set: the items of CSimdJSON_Parse) the item's raw JSON text in the input and the hash of that text,
- * from its '{' to its '}'. Equal raw texts mean equal contents; raw texts that differ are compared by their
+ * inInput is set: the items of CSimdJSON_Parse) the item's raw JSON text in the input, from its '{' to its '}'
+ * (hash is then 0). Equal raw texts mean equal contents; raw texts that differ are compared by their
  * canonical encodings, which CSimdJSON_CanonicalItem makes on demand.
  */
 typedef struct CSimdJSON_Content {
