@@ -1,4 +1,5 @@
 @testable import DiffService
+import TestSupport
 import Testing
 
 @Suite struct JSONWriterTests {
@@ -44,5 +45,21 @@ import Testing
     ])
     func acceptsJSONMediaTypes(contentType: String, accepted: Bool) {
         #expect(DiffService.isJSON(contentType) == accepted)
+    }
+}
+
+/// Generated request ids: 32 lowercase hex digits, never repeated within a process.
+@Suite struct RequestIDTests {
+    @Test func generatedIDsAreUniqueHex() {
+        let ids = (0 ..< 10_000).map { _ in RequestID.generate() }
+        #expect(Set(ids).count == ids.count)
+        #expect(ids.allSatisfy { $0.utf8.count == 32 && $0.utf8.allSatisfy { byte in (48...57).contains(byte) || (97...102).contains(byte) } })
+        #expect(Set(ids.map { $0.prefix(16) }).count == 1)  // one process, one prefix
+    }
+
+    @Test func scrambleIsABijectionOnSamples() {
+        var generator = SplitMix(seed: 7)
+        let values = (0 ..< 5_000).map { _ in generator.next() } + Array(0 ..< 5_000)
+        #expect(Set(values.map(RequestID.scramble)).count == Set(values).count)
     }
 }
