@@ -531,25 +531,32 @@ struct CSimdJSON_Parser {
         return {start, arena.size - start, csimdjson::hashBytes(arena.data + start, arena.size - start)};
     }
 
+    /// Iterates an item's members: reads the first "id" into `item.id`, reports any later one, and passes every
+    /// other member to `other`. Returns whether there was an id.
+    template <typename Other> bool forEachItemMember(ondemand::value &value, CSimdJSON_Item &item, Other &&other) {
+        bool hasID = false;
+        forEachMember(value, [&](std::string_view key, int64_t keyOffset, ondemand::value &member) {
+            if (key != "id") {
+                other(key, keyOffset, member);
+            } else if (hasID) {
+                duplicate(keyOffset, member);
+            } else {
+                hasID = true;
+                item.id = readID(member);
+            }
+        });
+        return hasID;
+    }
+
     /// An item whose content is its raw text (CSimdJSON_Parse): every value is validated, nothing is encoded.
     void walkRawItem(ondemand::value &value) {
         if (!expect(value, ondemand::json_type::object)) { return; }
         int64_t start = currentOffset();  // the '{'
         CSimdJSON_Item item{};
-        bool hasID = false;
         size_t base = keys.size();
-        forEachMember(value, [&](std::string_view key, int64_t keyOffset, ondemand::value &member) {
-            if (key == "id") {
-                if (hasID) {
-                    duplicate(keyOffset, member);
-                } else {
-                    hasID = true;
-                    item.id = readID(member);
-                }
-            } else {
-                keys.push_back({key.data(), key.size(), keyOffset});
-                check(member);
-            }
+        bool hasID = forEachItemMember(value, item, [&](std::string_view key, int64_t keyOffset, ondemand::value &member) {
+            keys.push_back({key.data(), key.size(), keyOffset});
+            check(member);
         });
         reportRepeatedKeys(base);
         if (!hasID) { violation(CSimdJSON_ViolationMissingMember, CSimdJSON_FoundNothing, -1, "id"); }
@@ -569,20 +576,10 @@ struct CSimdJSON_Parser {
         }
         if (!expect(value, ondemand::json_type::object)) { return; }
         CSimdJSON_Item item{};
-        bool hasID = false;
         size_t start = arena.size, base = members.size();
         arena.push('{');
-        forEachMember(value, [&](std::string_view key, int64_t keyOffset, ondemand::value &member) {
-            if (key == "id") {
-                if (hasID) {
-                    duplicate(keyOffset, member);
-                } else {
-                    hasID = true;
-                    item.id = readID(member);
-                }
-            } else {
-                encodeMember(key, keyOffset, member, arena);
-            }
+        bool hasID = forEachItemMember(value, item, [&](std::string_view key, int64_t keyOffset, ondemand::value &member) {
+            encodeMember(key, keyOffset, member, arena);
         });
         finishObject(arena, base);
         arena.push('}');

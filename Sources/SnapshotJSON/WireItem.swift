@@ -2,6 +2,6 @@
 public struct WireItem: Hashable, Sendable {
     /// The item's id; item ids are meant to be unique across the whole snapshot.
     public let id: WireID
-    /// Every member other than `"id"`, canonicalised.
+    /// Every member other than `"id"`, compared as canonical JSON (see ``ContentKey``).
     public let content: ContentKey
 }
