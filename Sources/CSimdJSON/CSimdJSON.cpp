@@ -102,6 +102,18 @@ struct CSimdJSON_Parser {
     std::vector<SeenKey> repeats;   // names seen twice in one object, reported in document order
     ByteBuffer itemContent;         // CSimdJSON_CanonicalItem's result
     bool rawItems = false;          // CSimdJSON_Parse: items keep their raw text (see CSimdJSON_Content)
+
+    /// What the walk learnt of each raw item (parallel to `items`): an item of the second snapshot whose text is
+    /// byte-identical to a clean item of the first, at the same depth, is that item again and is not walked.
+    struct ItemFacts {
+        int depth;   // nesting depth of the item's object
+        bool clean;  // its walk recorded no violation
+    };
+    std::vector<ItemFacts> itemFacts;
+    size_t referenceFirst = 0, referenceEnd = 0;  // the first snapshot's items, once it is walked
+    size_t referenceCursor = 0;                   // where the next item of the second snapshot likely is
+    size_t snapshotsWalked = 0;
+    size_t snapshotFirstItem = 0;                 // the current snapshot's first item
     int depth = 0;
 
     // MARK: Errors
@@ -552,6 +564,8 @@ struct CSimdJSON_Parser {
     void walkRawItem(ondemand::value &value) {
         if (!expect(value, ondemand::json_type::object)) { return; }
         int64_t start = currentOffset();  // the '{'
+        if (start >= 0 && repeatsReferenceItem(size_t(start))) { return; }
+        size_t violationsBefore = violations.size() + violationsOmitted;
         CSimdJSON_Item item{};
         size_t base = keys.size();
         bool hasID = forEachItemMember(value, item, [&](std::string_view key, int64_t keyOffset, ondemand::value &member) {
@@ -567,6 +581,40 @@ struct CSimdJSON_Parser {
         // No hash of the text: comparing two texts' lengths, then bytes, rejects as fast as a hash would.
         item.content = {uint64_t(start), uint64_t(end - start), 0, 1};
         items.push_back(item);
+        itemFacts.push_back({depth, violations.size() + violationsOmitted == violationsBefore});
+    }
+
+    /// When the second snapshot's item starting at `start` has the very bytes of a clean item of the first
+    /// snapshot (tried: the one after the last repeat, the one after that, the one at the same index), records
+    /// it as that item at this place and returns true: the caller leaves the value unread, and simdjson skips it.
+    ///
+    /// Sound because an item's validity depends only on its bytes and its depth: the same bytes from the start
+    /// of a value tokenise the same way (stage 1 has validated the UTF-8 of the whole input), so the text is
+    /// one object of exactly the reference's length, with the same id and no violation.
+    bool repeatsReferenceItem(size_t start) {
+        if (referenceEnd == referenceFirst || snapshotsWalked != 1) { return false; }
+        size_t sameIndex = referenceFirst + (items.size() - snapshotFirstItem);
+        size_t candidates[3] = {referenceCursor, referenceCursor + 1, sameIndex};
+        for (size_t k : candidates) {
+            if (k < referenceFirst || k >= referenceEnd) { continue; }
+            const CSimdJSON_Item &reference = items[k];
+            const ItemFacts &facts = itemFacts[k];
+            size_t length = size_t(reference.content.length);
+            if (!facts.clean || facts.depth != depth || start + length > inputLength ||
+                std::memcmp(input + start, input + reference.content.offset, length) != 0) {
+                continue;
+            }
+            CSimdJSON_Item item = reference;
+            item.content.offset = start;
+            if (item.id.kind == CSimdJSON_IDString && item.id.inInput) {
+                item.id.offset = item.id.offset - reference.content.offset + start;
+            }
+            items.push_back(item);
+            itemFacts.push_back(facts);
+            referenceCursor = k + 1;
+            return true;
+        }
+        return false;
     }
 
     void walkItem(ondemand::value &value) {
@@ -630,6 +678,7 @@ struct CSimdJSON_Parser {
     void walkSnapshot(ondemand::value &value, CSimdJSON_Snapshot &snapshot) {
         snapshot.present = 1;
         snapshot.firstSection = sections.size();
+        snapshotFirstItem = items.size();
         if (expect(value, ondemand::json_type::object)) {
             int64_t offset = currentOffset();
             bool hasSections = false, hasItems = false;
@@ -656,6 +705,10 @@ struct CSimdJSON_Parser {
             }
         }
         snapshot.sectionCount = sections.size() - snapshot.firstSection;
+        if (++snapshotsWalked == 1) {  // the first snapshot walked is the reference for the second
+            referenceFirst = referenceCursor = snapshotFirstItem;
+            referenceEnd = items.size();
+        }
     }
 
     /// The document's root object, or nothing (after reporting) when the root is not an object.
@@ -799,6 +852,8 @@ struct CSimdJSON_Parser {
         path.clear();
         members.clear();
         keys.clear();
+        itemFacts.clear();
+        referenceFirst = referenceEnd = referenceCursor = snapshotsWalked = snapshotFirstItem = 0;
         depth = 0;
     }
 
