@@ -605,6 +605,7 @@ struct CSimdJSON_Parser {
                 continue;
             }
             CSimdJSON_Item item = reference;
+            item.repeatOf = k + 1;
             item.content.offset = start;
             if (item.id.kind == CSimdJSON_IDString && item.id.inInput) {
                 item.id.offset = item.id.offset - reference.content.offset + start;

@@ -46,7 +46,7 @@ public struct ContentKey: Hashable, Sendable {
             if a === b && aOffset == bOffset { return true }
             return bytesEqual(a.bytes(at: aOffset, count: aCount), b.bytes(at: bOffset, count: bCount))
         case let (.raw(a, aOffset, aCount), .raw(b, bOffset, bCount)):
-            if aCount == bCount && a.sameBytes(at: aOffset, as: b, at: bOffset, count: aCount) {
+            if aCount == bCount && ((a === b && aOffset == bOffset) || a.sameBytes(at: aOffset, as: b, at: bOffset, count: aCount)) {
                 return true  // the same text
             }
             return lhs.canonicalBytes == rhs.canonicalBytes

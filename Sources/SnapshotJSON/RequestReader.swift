@@ -61,8 +61,8 @@ enum RequestReader {
                 return .failure(.invalid(Array(violations.prefix(DiffRequest.maximumViolationCount))))
             }
             let builder = SnapshotBuilder(result: result, input: buffer, arena: arena, text: RequestText(padded: padded))
-            return .success(DiffRequest(
-                old: builder.snapshot(result.oldSnapshot), new: builder.snapshot(result.newSnapshot), options: options))
+            let (old, new) = builder.snapshots(old: result.oldSnapshot, new: result.newSnapshot)
+            return .success(DiffRequest(old: old, new: new, options: options))
         }
     }
 

@@ -21,16 +21,57 @@ struct SnapshotBuilder {
     }
 
     func snapshot(_ record: CSimdJSON_Snapshot) -> Snapshot {
-        let first = Int(record.firstSection)
-        return Snapshot(sections: sections[first ..< first + Int(record.sectionCount)].map(section))
+        snapshot(record, repeating: nil)
     }
 
-    private func section(_ record: CSimdJSON_Section) -> WireSection {
+    /// Both snapshots of a request. Items of the snapshot walked second may repeat items of the one walked
+    /// first (`CSimdJSON_Item.repeatOf`): that one is built first and its items are reused, id and content, so
+    /// a repeated item costs neither a new `String` nor, when compared with its original, a byte comparison.
+    func snapshots(old: CSimdJSON_Snapshot, new: CSimdJSON_Snapshot) -> (old: Snapshot, new: Snapshot) {
+        if old.firstSection <= new.firstSection {
+            let built = snapshot(old, repeating: nil)
+            return (built, snapshot(new, repeating: Reference(built, firstItem: firstItem(of: old))))
+        }
+        let built = snapshot(new, repeating: nil)
+        return (snapshot(old, repeating: Reference(built, firstItem: firstItem(of: new))), built)
+    }
+
+    /// A snapshot already built, whose items others may repeat.
+    private struct Reference {
+        let items: [WireItem]
+        let firstItem: Int
+
+        init(_ snapshot: Snapshot, firstItem: Int) {
+            items = snapshot.sections.flatMap(\.items)
+            self.firstItem = firstItem
+        }
+
+        /// The built item for `repeatOf` (1 + an index in the parse's items), if it is one of these.
+        func item(_ repeatOf: UInt64) -> WireItem? {
+            let index = Int(repeatOf) - 1 - firstItem
+            return repeatOf != 0 && index >= 0 && index < items.count ? items[index] : nil
+        }
+    }
+
+    private func firstItem(of record: CSimdJSON_Snapshot) -> Int {
+        record.sectionCount == 0 ? items.count : Int(sections[Int(record.firstSection)].firstItem)
+    }
+
+    private func snapshot(_ record: CSimdJSON_Snapshot, repeating reference: Reference?) -> Snapshot {
+        let first = Int(record.firstSection)
+        return Snapshot(sections: sections[first ..< first + Int(record.sectionCount)].map { section($0, repeating: reference) })
+    }
+
+    private func section(_ record: CSimdJSON_Section, repeating reference: Reference?) -> WireSection {
         let first = Int(record.firstItem)
         var sectionItems: [WireItem] = []
         sectionItems.reserveCapacity(Int(record.itemCount))
         for item in items[first ..< first + Int(record.itemCount)] {
-            sectionItems.append(WireItem(id: id(item.id), content: content(item.content)))
+            if let repeated = reference?.item(item.repeatOf) {
+                sectionItems.append(repeated)
+            } else {
+                sectionItems.append(WireItem(id: id(item.id), content: content(item.content)))
+            }
         }
         let sectionID: SectionID = Int(record.id.kind) == CSimdJSON_IDNone ? .implicit : .explicit(id(record.id))
         return WireSection(id: sectionID, content: content(record.content), items: sectionItems)

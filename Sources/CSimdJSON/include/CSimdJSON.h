@@ -112,6 +112,8 @@ typedef struct CSimdJSON_Content {
 typedef struct CSimdJSON_Item {
     CSimdJSON_ID id;
     CSimdJSON_Content content;
+    /** 1 + the index of an item of the other snapshot with the very same text (validated once), or 0. */
+    uint64_t repeatOf;
 } CSimdJSON_Item;
 
 typedef struct CSimdJSON_Section {
