@@ -597,8 +597,8 @@ struct CSimdJSON_Parser {
         size_t candidates[3] = {referenceCursor, referenceCursor + 1, sameIndex};
         for (size_t k : candidates) {
             if (k < referenceFirst || k >= referenceEnd) { continue; }
-            const CSimdJSON_Item &reference = items[k];
-            const ItemFacts &facts = itemFacts[k];
+            const CSimdJSON_Item reference = items[k];  // a copy: items grows below
+            ItemFacts facts = itemFacts[k];  // a copy: itemFacts grows below
             size_t length = size_t(reference.content.length);
             if (!facts.clean || facts.depth != depth || start + length > inputLength ||
                 std::memcmp(input + start, input + reference.content.offset, length) != 0) {
