@@ -31,13 +31,22 @@ public enum WireID: Hashable, Sendable {
         case .integer(let value):
             hasher.combine(0 as UInt8)
             hasher.combine(value)
-        case .string(var value):
+        case .string(let value):
             hasher.combine(1 as UInt8)
-            value.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+            // Reads the bytes in place (native strings, small or not); copies only a foreign string.
+            let hashed: Void? = value.utf8.withContiguousStorageIfAvailable { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+            if hashed == nil {
+                var copy = value
+                copy.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+            }
         }
     }
 
     static func sameScalars(_ a: String, _ b: String) -> Bool {
+        let inPlace = a.utf8.withContiguousStorageIfAvailable { x in
+            b.utf8.withContiguousStorageIfAvailable { y in bytesEqual(UnsafeRawBufferPointer(x), UnsafeRawBufferPointer(y)) }
+        }
+        if let inPlace, let same = inPlace { return same }
         var a = a, b = b
         return a.withUTF8 { x in b.withUTF8 { y in bytesEqual(UnsafeRawBufferPointer(x), UnsafeRawBufferPointer(y)) } }
     }
