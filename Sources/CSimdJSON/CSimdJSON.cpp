@@ -497,7 +497,8 @@ struct CSimdJSON_Parser {
             std::string_view string = readString(value);
             id.kind = CSimdJSON_IDString;
             id.length = uint32_t(string.size());
-            if (string.data() >= input && string.data() + string.size() <= input + inputLength) {
+            auto at = reinterpret_cast<uintptr_t>(string.data()), base = reinterpret_cast<uintptr_t>(input);
+            if (at >= base && at + string.size() <= base + inputLength) {  // (unrelated pointers compare as integers)
                 id.inInput = 1;  // no escapes: the input holds its bytes
                 id.offset = uint64_t(string.data() - input);
             } else {
