@@ -8,6 +8,7 @@
 #include <simdjson.h>
 
 #include <algorithm>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -53,6 +54,21 @@ struct SeenKey {
         }
         return true;
     }
+};
+
+/// The seed of the id-numbering hash: random per process, so that which ids collide cannot be known outside.
+uint64_t idHashSeed() {
+    static const uint64_t seed = [] {
+        std::random_device device;
+        return uint64_t(device()) << 32 ^ uint64_t(device());
+    }();
+    return seed;
+}
+
+/// A slot of the id-numbering table.
+struct IDSlot {
+    uint32_t tag;   // the hash's high half (its low bits chose the slot)
+    uint32_t item;  // the first item with this id, or UINT32_MAX when the slot is free
 };
 
 /// simdjson's raw number token runs up to the next structural character, so it may end in whitespace.
@@ -110,6 +126,7 @@ struct CSimdJSON_Parser {
         bool clean;  // its walk recorded no violation
     };
     std::vector<ItemFacts> itemFacts;
+    std::vector<IDSlot> idTable;  // numberIDs' open-addressing table
     size_t referenceFirst = 0, referenceEnd = 0;  // the first snapshot's items, once it is walked
     size_t referenceCursor = 0;                   // where the next item of the second snapshot likely is
     size_t snapshotsWalked = 0;
@@ -840,6 +857,62 @@ struct CSimdJSON_Parser {
         }
     }
 
+    // MARK: Id numbering
+
+    const uint8_t *bytesOf(const CSimdJSON_ID &id) const {
+        return id.inInput ? reinterpret_cast<const uint8_t *>(input) + id.offset : idBytes.data() + id.offset;
+    }
+
+    bool sameID(const CSimdJSON_ID &a, const CSimdJSON_ID &b) const {
+        if (a.kind != b.kind) { return false; }
+        if (a.kind == CSimdJSON_IDInteger) { return a.integer == b.integer; }
+        return a.length == b.length && std::memcmp(bytesOf(a), bytesOf(b), a.length) == 0;
+    }
+
+    uint64_t hashID(const CSimdJSON_ID &id) const {
+        if (id.kind == CSimdJSON_IDInteger) { return csimdjson::mix64(uint64_t(id.integer) ^ idHashSeed()); }
+        return csimdjson::hashBytes(bytesOf(id), id.length, idHashSeed());
+    }
+
+    /// Gives every item the number of its id (CSimdJSON_Item.idNumber): an open-addressing table with linear
+    /// probing, at most half full, keyed by a hash with a random seed. A repeated item takes its original's number
+    /// without hashing. Gives up when the probes past the first slot exceed a budget that chance essentially
+    /// never reaches (on average well under one per item at this load), so the work stays linear whatever the
+    /// ids are.
+    void numberIDs() {
+        size_t count = items.size();
+        if (count >= UINT32_MAX) { return; }
+        size_t capacity = 16;
+        while (capacity < 2 * count) { capacity <<= 1; }
+        idTable.assign(capacity, IDSlot{0, UINT32_MAX});  // (a large input's table is freed after the parse)
+        size_t budget = 4 * count + 64;
+        uint32_t next = 0;
+        for (size_t i = 0; i < count; ++i) {
+            CSimdJSON_Item &item = items[i];
+            if (item.repeatOf != 0) {
+                item.idNumber = items[item.repeatOf - 1].idNumber;
+                continue;
+            }
+            uint64_t hash = hashID(item.id);
+            uint32_t tag = uint32_t(hash >> 32);
+            for (size_t slot = hash & (capacity - 1);; slot = (slot + 1) & (capacity - 1)) {
+                IDSlot &entry = idTable[slot];
+                if (entry.item == UINT32_MAX) {
+                    entry = {tag, uint32_t(i)};
+                    item.idNumber = next++;
+                    break;
+                }
+                if (entry.tag == tag && sameID(items[entry.item].id, item.id)) {
+                    item.idNumber = items[entry.item].idNumber;
+                    break;
+                }
+                if (budget-- == 0) { return; }  // idsNumbered stays 0
+            }
+        }
+        result.idsNumbered = 1;
+        result.idNumberCount = next;
+    }
+
     // MARK: Entry
 
     void reset() {
@@ -879,6 +952,7 @@ struct CSimdJSON_Parser {
             } else {
                 walkRequest();
             }
+            if (result.status == CSimdJSON_StatusOK && violations.empty() && violationsOmitted == 0) { numberIDs(); }
         } catch (const Abort &) {
         } catch (...) {  // std::bad_alloc from a buffer or a vector
             result.status = CSimdJSON_StatusOutOfMemory;
@@ -886,7 +960,10 @@ struct CSimdJSON_Parser {
         // The walk is over: a large input's structural index (up to 4 bytes per input byte) is not needed while
         // the caller copies the results out, so free it now rather than when the handle goes, which lowers the
         // request's peak memory. Small inputs keep their buffers for the next parse.
-        if (length > kReleaseIndexAbove) { json = ondemand::parser{}; }
+        if (length > kReleaseIndexAbove) {
+            json = ondemand::parser{};
+            idTable = {};
+        }
         publish();
     }
 
@@ -947,7 +1024,8 @@ size_t CSimdJSON_ParserRetainedBytes(const CSimdJSON_Parser *parser) {
     // simdjson keeps ~4 bytes of structural index and 5/3 bytes of string buffer per input byte.
     return parser->json.capacity() * 6 + parser->arena.capacity + parser->sectionContent.capacity +
            parser->itemContent.capacity + parser->sortScratch.capacity + parser->idBytes.capacity() +
-           parser->items.capacity() * sizeof(CSimdJSON_Item) + parser->sections.capacity() * sizeof(CSimdJSON_Section);
+           parser->items.capacity() * sizeof(CSimdJSON_Item) + parser->sections.capacity() * sizeof(CSimdJSON_Section) +
+           parser->idTable.capacity() * sizeof(IDSlot);
 }
 
 const CSimdJSON_Result *CSimdJSON_Parse(CSimdJSON_Parser *parser, const uint8_t *bytes, size_t length,

@@ -168,11 +168,20 @@ struct NumberToken {
     }
 };
 
-/// A 64-bit hash of a byte range (MurmurHash3's 64-bit mixing on 8-byte words, then fmix64).
-inline uint64_t hashBytes(const uint8_t *bytes, size_t count) {
+/// MurmurHash3's 64-bit finaliser: every input bit affects every output bit.
+inline uint64_t mix64(uint64_t h) {
+    h ^= h >> 33; h *= 0xff51afd7ed558ccdULL;
+    h ^= h >> 33; h *= 0xc4ceb9fe1a85ec53ULL;
+    h ^= h >> 33;
+    return h;
+}
+
+/// A 64-bit hash of a byte range (MurmurHash3's 64-bit mixing on 8-byte words, then fmix64). The default seed
+/// gives CSimdJSON_Hash (contents); id numbering passes a random one.
+inline uint64_t hashBytes(const uint8_t *bytes, size_t count, uint64_t seed = 0x9e3779b97f4a7c15ULL) {
     const uint64_t c1 = 0x87c37b91114253d5ULL, c2 = 0x4cf5ad432745937fULL;
     auto rotl = [](uint64_t x, int r) { return (x << r) | (x >> (64 - r)); };
-    uint64_t h = 0x9e3779b97f4a7c15ULL ^ count;
+    uint64_t h = seed ^ count;
     size_t i = 0;
     for (; i + 8 <= count; i += 8) {
         uint64_t k;
@@ -186,10 +195,7 @@ inline uint64_t hashBytes(const uint8_t *bytes, size_t count) {
         k *= c1; k = rotl(k, 31); k *= c2;
         h ^= k;
     }
-    h ^= h >> 33; h *= 0xff51afd7ed558ccdULL;
-    h ^= h >> 33; h *= 0xc4ceb9fe1a85ec53ULL;
-    h ^= h >> 33;
-    return h;
+    return mix64(h);
 }
 
 }  // namespace csimdjson

@@ -4,9 +4,12 @@ import SnapshotJSON
 // The wire types of SnapshotJSON are diffed directly by ListDiff: an item's identity is its `id`, its content
 // the canonical form of every other member (so content equality is exact, not a hash guess).
 
-extension WireItem: Differentiable {
+extension WireItem: IdentityNumbered {
     /// The item's `id`.
     public var differenceIdentifier: WireID { id }
+
+    /// The number the parse gave the item's `id`, shared by every item of the request with that id (or -1).
+    public var identityNumber: Int { idNumber }
 
     /// Whether every member other than `id` is deeply equal.
     public func isContentEqual(to source: WireItem) -> Bool { content == source.content }

@@ -55,18 +55,21 @@ struct Matching: Sendable {
 extension Matching {
     /// Matches two snapshots by identity, or returns `nil` as soon as either repeats an id.
     ///
-    /// One dictionary lookup per element: source ids are inserted with their flat index; a target id either
-    /// finds its source element, or is inserted with a negative marker so that its repetition is noticed.
+    /// One find-or-insert in `table` per element: source elements are recorded with their flat index; a target
+    /// element either finds its source element, or is recorded with a negative marker so that its repetition is
+    /// noticed.
     ///
     /// It is inlinable so that it is specialised for the caller's identifier types: hashing through
     /// unspecialised generics costs about twice as much.
     ///
+    /// - Parameter table: An empty table for the elements' identities.
     /// - Complexity: O(n + m) expected time and memory for n source and m target elements.
     @inlinable
-    static func match<Section: DifferentiableSection>(
+    static func match<Section: DifferentiableSection, Table: ElementTable>(
         source: [Section], sourceElements: [[Section.Element]],
-        target: [Section], targetElements: [[Section.Element]]
-    ) -> Matching? {
+        target: [Section], targetElements: [[Section.Element]],
+        table: inout Table
+    ) -> Matching? where Table.Element == Section.Element {
         // Sections.
         var sourceSectionIndex = [Section.DifferenceIdentifier: Int](minimumCapacity: source.count)
         for (index, section) in source.enumerated()
@@ -90,7 +93,6 @@ extension Matching {
         // Source elements.
         let sourceCount = sourceElements.reduce(0) { $0 + $1.count }
         let targetCount = targetElements.reduce(0) { $0 + $1.count }
-        var table = [Section.Element.DifferenceIdentifier: Int](minimumCapacity: max(sourceCount, targetCount))
         var sourceSectionStart = [Int]()
         sourceSectionStart.reserveCapacity(source.count + 1)
         var sourceElementSection = [Int]()
@@ -99,7 +101,7 @@ extension Matching {
         for (section, elements) in sourceElements.enumerated() {
             sourceSectionStart.append(flat)
             for element in elements {
-                guard claim(&table[element.differenceIdentifier, default: unclaimed], flat) == unclaimed else {
+                guard table.claim(element, flat) == unclaimed else {
                     return nil
                 }
                 sourceElementSection.append(section)
@@ -120,13 +122,14 @@ extension Matching {
         for (section, elements) in targetElements.enumerated() {
             targetSectionStart.append(flat)
             for element in elements {
-                let found = claim(&table[element.differenceIdentifier, default: unclaimed], -2 - flat)
+                let found = table.claim(element, -2 - flat)
                 if found >= 0 {
                     guard sourceElementTarget[found] == -1 else { return nil }
                     sourceElementTarget[found] = flat
                     targetElementSource[flat] = found
                     let sourceSection = sourceElementSection[found]
                     let old = sourceElements[sourceSection][found - sourceSectionStart[sourceSection]]
+                    assert(element.differenceIdentifier == old.differenceIdentifier, "the table matched different ids")
                     elementChanged[flat] = !element.isContentEqual(to: old)
                 } else if found != unclaimed {
                     return nil
@@ -152,7 +155,7 @@ extension Matching {
 let unclaimed = Int.min
 
 /// Stores `value` in `slot` when the slot is unclaimed and returns what the slot held before, so that a
-/// find-or-insert costs one hash lookup through `Dictionary.subscript(_:default:)`'s in-place accessor.
+/// find-or-insert costs one lookup (through `Dictionary.subscript(_:default:)`'s in-place accessor).
 @inlinable @inline(__always)
 func claim(_ slot: inout Int, _ value: Int) -> Int {
     let previous = slot

@@ -55,9 +55,50 @@ public struct SectionedDifference: Sendable {
     public init<Section: DifferentiableSection>(
         from source: [Section], to target: [Section], duplicates policy: DuplicatePolicy = .reject
     ) throws(DuplicateIdentifiersError<Section.DifferenceIdentifier, Section.Element.DifferenceIdentifier>) {
+        let sourceElements = source.map(\.elements), targetElements = target.map(\.elements)
+        var table = HashedElementTable(source: sourceElements, target: targetElements)
+        try self.init(source, sourceElements, target, targetElements, table: &table, policy: policy)
+    }
+
+    /// Computes the difference between two sectioned snapshots whose element identities are numbered: the same
+    /// difference as for elements that are only ``Differentiable``, with elements matched through their numbers.
+    ///
+    /// Falls back to hashing identifiers when an element is not numbered or the numbers are sparse (see
+    /// ``IdentityNumbered``).
+    ///
+    /// - Parameters:
+    ///   - source: The older snapshot.
+    ///   - target: The newer snapshot, numbered together with `source`.
+    ///   - policy: What to do with repeated ids; ``DuplicatePolicy/reject`` by default.
+    /// - Throws: ``DuplicateIdentifiersError`` naming every repeated section and element id of both snapshots
+    ///   with all their positions, when `policy` is ``DuplicatePolicy/reject``.
+    /// - Complexity: O(n + m + k log k) expected time and O(n + m) memory, as for elements that are only
+    ///   ``Differentiable``, without hashing element identifiers.
+    @inlinable
+    public init<Section: DifferentiableSection>(
+        from source: [Section], to target: [Section], duplicates policy: DuplicatePolicy = .reject
+    ) throws(DuplicateIdentifiersError<Section.DifferenceIdentifier, Section.Element.DifferenceIdentifier>)
+    where Section.Element: IdentityNumbered {
+        let sourceElements = source.map(\.elements), targetElements = target.map(\.elements)
+        if var table = NumberedElementTable(source: sourceElements, target: targetElements) {
+            try self.init(source, sourceElements, target, targetElements, table: &table, policy: policy)
+        } else {
+            var table = HashedElementTable(source: sourceElements, target: targetElements)
+            try self.init(source, sourceElements, target, targetElements, table: &table, policy: policy)
+        }
+    }
+
+    /// Matches through `table`, then plans; takes the slow path when a snapshot repeats an id.
+    @inlinable
+    init<Section: DifferentiableSection, Table: ElementTable>(
+        _ source: [Section], _ sourceElements: [[Section.Element]],
+        _ target: [Section], _ targetElements: [[Section.Element]],
+        table: inout Table, policy: DuplicatePolicy
+    ) throws(DuplicateIdentifiersError<Section.DifferenceIdentifier, Section.Element.DifferenceIdentifier>)
+    where Table.Element == Section.Element {
         if let matching = Matching.match(
-            source: source, sourceElements: source.map(\.elements),
-            target: target, targetElements: target.map(\.elements))
+            source: source, sourceElements: sourceElements, target: target, targetElements: targetElements,
+            table: &table)
         {
             self.init(matching: matching, dropped: DroppedDuplicates())
         } else {
@@ -79,10 +120,11 @@ public struct SectionedDifference: Sendable {
                 sections: sourceScan.sectionDuplicates + targetScan.sectionDuplicates,
                 elements: sourceScan.elementDuplicates + targetScan.elementDuplicates)
         case .keepFirst:
+            var table = HashedElementTable(source: sourceScan.keptElements, target: targetScan.keptElements)
             guard
                 let matching = Matching.match(
                     source: sourceScan.keptSections, sourceElements: sourceScan.keptElements,
-                    target: targetScan.keptSections, targetElements: targetScan.keptElements)
+                    target: targetScan.keptSections, targetElements: targetScan.keptElements, table: &table)
             else { preconditionFailure("snapshots still repeat an id after dropping every later occurrence") }
             self.init(
                 matching: matching,

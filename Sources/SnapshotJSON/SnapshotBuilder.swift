@@ -8,6 +8,7 @@ struct SnapshotBuilder {
     private let arena: ContentArena
     private let text: RequestText?
     private let input: UnsafeBufferPointer<UInt8>
+    private let idsNumbered: Bool
 
     /// The result and `input` (the bytes parsed) must stay valid, the parser unused, while the builder is used;
     /// `text` holds the parsed bytes when the result's item contents refer to them (CSimdJSON_Parse).
@@ -18,6 +19,7 @@ struct SnapshotBuilder {
         self.arena = arena
         self.text = text
         self.input = input
+        idsNumbered = result.idsNumbered != 0
     }
 
     func snapshot(_ record: CSimdJSON_Snapshot) -> Snapshot {
@@ -70,7 +72,8 @@ struct SnapshotBuilder {
             if let repeated = reference?.item(item.repeatOf) {
                 sectionItems.append(repeated)
             } else {
-                sectionItems.append(WireItem(id: id(item.id), content: content(item.content)))
+                sectionItems.append(
+                    WireItem(id: id(item.id), content: content(item.content), idNumber: idsNumbered ? Int(item.idNumber) : -1))
             }
         }
         let sectionID: SectionID = Int(record.id.kind) == CSimdJSON_IDNone ? .implicit : .explicit(id(record.id))

@@ -114,6 +114,12 @@ typedef struct CSimdJSON_Item {
     CSimdJSON_Content content;
     /** 1 + the index of an item of the other snapshot with the very same text (validated once), or 0. */
     uint64_t repeatOf;
+    /**
+     * The number of the item's id among the distinct item ids of the whole parse (both snapshots), counting
+     * from 0 in order of first appearance: two items have the same number exactly when they have the same id.
+     * Meaningful only when the result's idsNumbered is set.
+     */
+    uint32_t idNumber;
 } CSimdJSON_Item;
 
 typedef struct CSimdJSON_Section {
@@ -159,6 +165,15 @@ typedef struct CSimdJSON_Result {
     size_t violationsOmitted;
     const uint8_t *text;
     size_t textLength;
+
+    /**
+     * Whether the items' ids are numbered (CSimdJSON_Item.idNumber), and how many distinct ids there are. Only
+     * a parse without violations numbers them, and it gives up (leaving them unnumbered) when ids collide in
+     * its hash table far more than chance allows: ids crafted to collide then cost the caller's own matching,
+     * never a quadratic search here.
+     */
+    uint8_t idsNumbered;
+    uint64_t idNumberCount;
 
     uint8_t hasOptions;
     uint64_t optionsOffset; /* canonical encoding of the "options" value, in the arena */

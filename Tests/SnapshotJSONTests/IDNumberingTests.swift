@@ -1,0 +1,55 @@
+import SnapshotJSON
+import TestSupport
+import Testing
+
+/// The parse numbers item ids (`WireItem.idNumber`) so that the diff can match items without hashing them: equal
+/// numbers exactly for equal ids, over both snapshots.
+@Suite struct IDNumberingTests {
+    /// Ids drawn from a small pool, so that they repeat within and across snapshots: strings and integers with
+    /// the same digits, and two spellings of the same string.
+    static func id(_ g: inout SplitMix) -> String {
+        let n = Int.random(in: 0 ..< 12, using: &g)
+        switch Int.random(in: 0 ..< 4, using: &g) {
+        case 0: return "\(n)"
+        case 1: return #""\#(n)""#
+        case 2: return #""a\#(n)""#
+        default: return #""\u0061\#(n)""#  // the same id as "a\(n)"
+        }
+    }
+
+    @Test(arguments: 0 ..< 60)
+    func equalNumbersExactlyForEqualIds(seed: Int) throws {
+        var g = SplitMix(seed: UInt64(seed))
+        func items() -> String {
+            (0 ..< Int.random(in: 0 ... 25, using: &g)).map { _ in #"{"id":\#(Self.id(&g)),"v":1}"# }.joined(separator: ",")
+        }
+        let body = #"{"old":{"sections":[{"id":1,"items":[\#(items())]},{"id":2,"items":[\#(items())]}]},"new":{"items":[\#(items())]}}"#
+        let request = try parseDiffRequest(Array(body.utf8))
+        let all = (request.old.sections + request.new.sections).flatMap(\.items)
+        for a in all {
+            for b in all {
+                #expect((a.idNumber == b.idNumber) == (a.id == b.id), "\(a.id) #\(a.idNumber), \(b.id) #\(b.idNumber)")
+            }
+        }
+        // Dense, from 0, in order of first appearance.
+        var firstSeen: [Int] = []
+        for item in all where !firstSeen.contains(item.idNumber) { firstSeen.append(item.idNumber) }
+        #expect(firstSeen == Array(0 ..< firstSeen.count))
+    }
+
+    @Test func repeatedItemsShareTheirOriginalsNumber() throws {
+        let item = #"{"id":"x","v":[1,2]}"#
+        let body = #"{"old":{"items":[{"id":"w"},\#(item)]},"new":{"items":[\#(item),{"id":"y"},{"id":"w"}]}}"#
+        let request = try parseDiffRequest(Array(body.utf8))
+        #expect(request.old.sections[0].items.map(\.idNumber) == [0, 1])
+        #expect(request.new.sections[0].items.map(\.idNumber) == [1, 2, 0])
+    }
+
+    @Test func manyIdsAreAllNumbered() throws {
+        let items = (0 ..< 5000).map { #"{"id":"item-\#($0)"}"# }.joined(separator: ",")
+        let reversed = (0 ..< 5000).reversed().map { #"{"id":"item-\#($0)"}"# }.joined(separator: ",")
+        let request = try parseDiffRequest(Array(#"{"old":{"items":[\#(items)]},"new":{"items":[\#(reversed)]}}"#.utf8))
+        #expect(request.old.sections[0].items.map(\.idNumber) == Array(0 ..< 5000))
+        #expect(request.new.sections[0].items.map(\.idNumber) == Array((0 ..< 5000).reversed()))
+    }
+}
