@@ -250,10 +250,13 @@ struct CSimdJSON_Parser {
         for (auto member : object) {
             ondemand::field field;
             if (error_code error = std::move(member).get(field)) { failOn(error, CSimdJSON_SyntaxObject); }
-            const char *raw = field.key().raw();
+            const char *raw = field.key().raw();  // after the opening quote
             int64_t keyOffset = offsetOf(raw) - 1;
+            // The key's token runs to the ':' (the next structural character), which lies before the value.
+            const char *colon = field.value().raw_json_token().data();
+            while (*--colon != ':') {}  // only whitespace lies between
             std::string_view key;
-            if (!withoutEscapes(raw, input + inputLength, key)) {
+            if (!withoutEscapes(std::string_view(raw - 1, size_t(colon - (raw - 1))), key)) {
                 if (error_code error = field.unescaped_key().get(key)) {
                     failOn(error, CSimdJSON_SyntaxString, keyOffset);
                 }
@@ -297,7 +300,7 @@ struct CSimdJSON_Parser {
         std::string_view token = value.raw_json_token();  // from the opening quote; does not advance
         int64_t offset = offsetOf(token.data());
         std::string_view string;
-        if (withoutEscapes(token.data() + 1, token.data() + token.size(), string)) {
+        if (withoutEscapes(token, string)) {
             ondemand::raw_json_string skipped;
             if (error_code error = value.get_raw_json_string().get(skipped)) {
                 failOn(error, CSimdJSON_SyntaxString, offset);
@@ -308,17 +311,17 @@ struct CSimdJSON_Parser {
         return string;
     }
 
-    /// Sets `bytes` to the string starting at `start` (after its opening quote) when it holds no backslash:
-    /// then its bytes are its value (stage 1 has already validated UTF-8 and rejected control characters).
-    static bool withoutEscapes(const char *start, const char *limit, std::string_view &bytes) {
-        for (const char *at = start; at < limit; ++at) {  // one pass: strings are mostly short
-            if (*at == '"') {
-                bytes = std::string_view(start, size_t(at - start));
-                return true;
-            }
-            if (*at == '\\') { return false; }
-        }
-        return false;
+    /// Sets `bytes` to the contents of the string token `token` (its opening quote up to the next structural
+    /// character: the string, then maybe whitespace) when they hold no backslash: then its bytes are its value
+    /// (stage 1 has already validated UTF-8, closed every string and rejected control characters).
+    static bool withoutEscapes(std::string_view token, std::string_view &bytes) {
+        size_t end = token.size();
+        while (end > 1 && token[end - 1] != '"') { --end; }  // whitespace after the closing quote
+        if (end < 2) { return false; }
+        std::string_view contents = token.substr(1, end - 2);
+        if (std::memchr(contents.data(), '\\', contents.size()) != nullptr) { return false; }
+        bytes = contents;
+        return true;
     }
 
     // MARK: Canonical encoding
@@ -508,8 +511,8 @@ struct CSimdJSON_Parser {
     /// Reads an id: a string, or an integer written without fraction or exponent that fits Int64.
     CSimdJSON_ID readID(ondemand::value &value) {
         CSimdJSON_ID id{};
-        int64_t offset = currentOffset();
-        ondemand::json_type type = typeOf(value);
+        int64_t offset;
+        ondemand::json_type type = typeOf(value);  // (peeks: the iterator stays on the value)
         if (type == ondemand::json_type::string) {
             std::string_view string = readString(value);
             id.kind = CSimdJSON_IDString;
@@ -534,19 +537,18 @@ struct CSimdJSON_Parser {
             violation(CSimdJSON_ViolationExpectedID, found, offset);
             return id;
         }
-        violation(CSimdJSON_ViolationExpectedID, foundFor(type), offset);
+        violation(CSimdJSON_ViolationExpectedID, foundFor(type), currentOffset());
         skip(value);
         return id;
     }
 
     /// Reports and skips a value of the wrong type; returns whether the type was right.
     bool expect(ondemand::value &value, ondemand::json_type wanted) {
-        int64_t offset = currentOffset();
-        ondemand::json_type type = typeOf(value);
+        ondemand::json_type type = typeOf(value);  // (peeks: the iterator stays on the value)
         if (type == wanted) { return true; }
         uint8_t kind = wanted == ondemand::json_type::object ? CSimdJSON_ViolationExpectedObject
                                                              : CSimdJSON_ViolationExpectedArray;
-        violation(kind, foundFor(type), offset);
+        violation(kind, foundFor(type), currentOffset());
         skip(value);
         return false;
     }
