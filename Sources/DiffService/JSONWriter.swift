@@ -40,6 +40,24 @@ public struct JSONWriter: Sendable {
     public mutating func key(_ name: String) {
         separate()
         writeString(name)
+        endKey()
+    }
+
+    /// Writes a member name known when the program is compiled, copying its bytes as they are.
+    ///
+    /// - Parameter name: The member name; it must need no escaping (no `"`, `\` or control character).
+    public mutating func key(literal name: StaticString) {
+        separate()
+        bytes.append(UInt8(ascii: "\""))
+        name.withUTF8Buffer { utf8 in
+            assert(!utf8.contains { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }, "\(name) needs escaping")
+            bytes.append(contentsOf: utf8)
+        }
+        bytes.append(UInt8(ascii: "\""))
+        endKey()
+    }
+
+    private mutating func endKey() {
         bytes.append(UInt8(ascii: ":"))
         if pretty { bytes.append(UInt8(ascii: " ")) }
         afterKey = true
@@ -123,6 +141,18 @@ public struct JSONWriter: Sendable {
     public mutating func member(_ name: String, _ number: Int) {
         key(name)
         value(number)
+    }
+
+    /// Convenience: a member with a literal name (see ``key(literal:)``) and an integer value.
+    public mutating func member(literal name: StaticString, _ number: Int) {
+        key(literal: name)
+        value(number)
+    }
+
+    /// Convenience: a member with a literal name (see ``key(literal:)``) and a string value.
+    public mutating func member(literal name: StaticString, _ string: String) {
+        key(literal: name)
+        value(string)
     }
 
     /// Convenience: a member with a string value.

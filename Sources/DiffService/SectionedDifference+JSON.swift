@@ -10,35 +10,35 @@ extension SectionedDifference {
     ///   - renderings: The renderings to include.
     ///   - reportDropped: Whether to include `droppedDuplicates` (the keep-first policy).
     public func writeMembers(into writer: inout JSONWriter, renderings: Set<DiffOptions.Rendering>, reportDropped: Bool) {
-        writer.key("counts")
+        writer.key(literal: "counts")
         writer.beginObject()
-        writer.member("sectionDeleted", counts.sectionDeleted)
-        writer.member("sectionInserted", counts.sectionInserted)
-        writer.member("sectionUpdated", counts.sectionUpdated)
-        writer.member("sectionMoved", counts.sectionMoved)
-        writer.member("elementDeleted", counts.elementDeleted)
-        writer.member("elementInserted", counts.elementInserted)
-        writer.member("elementUpdated", counts.elementUpdated)
-        writer.member("elementMoved", counts.elementMoved)
+        writer.member(literal: "sectionDeleted", counts.sectionDeleted)
+        writer.member(literal: "sectionInserted", counts.sectionInserted)
+        writer.member(literal: "sectionUpdated", counts.sectionUpdated)
+        writer.member(literal: "sectionMoved", counts.sectionMoved)
+        writer.member(literal: "elementDeleted", counts.elementDeleted)
+        writer.member(literal: "elementInserted", counts.elementInserted)
+        writer.member(literal: "elementUpdated", counts.elementUpdated)
+        writer.member(literal: "elementMoved", counts.elementMoved)
         writer.endObject()
         if renderings.contains(.staged) {
-            writer.key("staged")
+            writer.key(literal: "staged")
             writer.beginArray()
             for stage in staged { stage.write(into: &writer) }
             writer.endArray()
         }
         if renderings.contains(.sequential) {
-            writer.key("sequential")
+            writer.key(literal: "sequential")
             writer.beginArray()
             for change in sequential { change.write(into: &writer) }
             writer.endArray()
         }
         if reportDropped {
-            writer.key("droppedDuplicates")
+            writer.key(literal: "droppedDuplicates")
             writer.beginObject()
-            writer.key("old")
+            writer.key(literal: "old")
             droppedDuplicates.source.write(into: &writer)
-            writer.key("new")
+            writer.key(literal: "new")
             droppedDuplicates.target.write(into: &writer)
             writer.endObject()
         }
@@ -52,7 +52,7 @@ extension Changeset {
         writer.writeIndices("sectionDeleted", sectionDeleted)
         writer.writeIndices("sectionInserted", sectionInserted)
         writer.writeIndices("sectionUpdated", sectionUpdated)
-        writer.key("sectionMoved")
+        writer.key(literal: "sectionMoved")
         writer.inline { writer in
             writer.beginArray()
             for move in sectionMoved { writer.pair(move.source, move.target) }
@@ -61,7 +61,7 @@ extension Changeset {
         writer.writePaths("elementDeleted", elementDeleted)
         writer.writePaths("elementInserted", elementInserted)
         writer.writePaths("elementUpdated", elementUpdated)
-        writer.key("elementMoved")
+        writer.key(literal: "elementMoved")
         writer.inline { writer in
             writer.beginArray()
             for move in elementMoved {
@@ -86,21 +86,21 @@ extension SequentialChange {
         writer.beginObject()
         switch self {
         case .removeSection(let index), .insertSection(let index), .updateSection(let index):
-            writer.member("op", operationName)
-            writer.member("section", index)
+            writer.member(literal: "op", operationName)
+            writer.member(literal: "section", index)
         case .moveSection(let move):
-            writer.member("op", operationName)
-            writer.member("from", move.source)
-            writer.member("to", move.target)
+            writer.member(literal: "op", operationName)
+            writer.member(literal: "from", move.source)
+            writer.member(literal: "to", move.target)
         case .removeElement(let path), .insertElement(let path), .updateElement(let path):
-            writer.member("op", operationName)
-            writer.key("path")
+            writer.member(literal: "op", operationName)
+            writer.key(literal: "path")
             writer.pair(path.section, path.element)
         case .moveElement(let move):
-            writer.member("op", operationName)
-            writer.key("from")
+            writer.member(literal: "op", operationName)
+            writer.key(literal: "from")
             writer.pair(move.source.section, move.source.element)
-            writer.key("to")
+            writer.key(literal: "to")
             writer.pair(move.target.section, move.target.element)
         }
         writer.endObject()
@@ -133,8 +133,8 @@ extension DroppedDuplicates.Positions {
 
 extension JSONWriter {
     /// Writes a member holding an array of integers, on one line.
-    mutating func writeIndices(_ name: String, _ indices: [Int]) {
-        key(name)
+    mutating func writeIndices(_ name: StaticString, _ indices: [Int]) {
+        key(literal: name)
         inline { writer in
             writer.beginArray()
             for index in indices { writer.value(index) }
@@ -143,8 +143,8 @@ extension JSONWriter {
     }
 
     /// Writes a member holding an array of `[section, element]` pairs, on one line.
-    mutating func writePaths(_ name: String, _ paths: [ElementPath]) {
-        key(name)
+    mutating func writePaths(_ name: StaticString, _ paths: [ElementPath]) {
+        key(literal: name)
         inline { writer in
             writer.beginArray()
             for path in paths { writer.pair(path.section, path.element) }
