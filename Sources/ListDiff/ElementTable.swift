@@ -38,18 +38,22 @@ struct NumberedElementTable<Element: IdentityNumbered>: ElementTable {
     /// - Complexity: O(n + m) for n source and m target elements.
     @inlinable
     init?(source: [[Element]], target: [[Element]]) {
-        var largest = -1
-        var count = 0
-        for elements in [source, target] {
-            for section in elements {
-                count += section.count
-                for element in section {
-                    let number = element.identityNumber
+        // The largest number of a snapshot, or nil when an element has none, reading elements in place
+        // (iterating would copy each one, retaining what it holds).
+        func largestNumber(_ snapshot: [[Element]]) -> Int? {
+            var largest = -1
+            for section in snapshot {
+                for index in section.indices {
+                    let number = section[index].identityNumber
                     guard number >= 0 else { return nil }
                     largest = max(largest, number)
                 }
             }
+            return largest
         }
+        guard let sourceLargest = largestNumber(source), let targetLargest = largestNumber(target) else { return nil }
+        let largest = max(sourceLargest, targetLargest)
+        let count = source.reduce(0) { $0 + $1.count } + target.reduce(0) { $0 + $1.count }
         guard largest < 4 * count + 64 else { return nil }
         slots = [Int](repeating: unclaimed, count: largest + 1)
     }

@@ -98,10 +98,11 @@ extension Matching {
         var sourceElementSection = [Int]()
         sourceElementSection.reserveCapacity(sourceCount)
         var flat = 0
+        // (Elements are read in place, by index: iterating would copy each one, retaining what it holds.)
         for (section, elements) in sourceElements.enumerated() {
             sourceSectionStart.append(flat)
-            for element in elements {
-                guard table.claim(element, flat) == unclaimed else {
+            for index in elements.indices {
+                guard table.claim(elements[index], flat) == unclaimed else {
                     return nil
                 }
                 sourceElementSection.append(section)
@@ -121,16 +122,18 @@ extension Matching {
         flat = 0
         for (section, elements) in targetElements.enumerated() {
             targetSectionStart.append(flat)
-            for element in elements {
-                let found = table.claim(element, -2 - flat)
+            for index in elements.indices {
+                let found = table.claim(elements[index], -2 - flat)
                 if found >= 0 {
                     guard sourceElementTarget[found] == -1 else { return nil }
                     sourceElementTarget[found] = flat
                     targetElementSource[flat] = found
                     let sourceSection = sourceElementSection[found]
-                    let old = sourceElements[sourceSection][found - sourceSectionStart[sourceSection]]
-                    assert(element.differenceIdentifier == old.differenceIdentifier, "the table matched different ids")
-                    elementChanged[flat] = !element.isContentEqual(to: old)
+                    let oldIndex = found - sourceSectionStart[sourceSection]
+                    assert(
+                        elements[index].differenceIdentifier == sourceElements[sourceSection][oldIndex].differenceIdentifier,
+                        "the table matched different ids")
+                    elementChanged[flat] = !elements[index].isContentEqual(to: sourceElements[sourceSection][oldIndex])
                 } else if found != unclaimed {
                     return nil
                 }

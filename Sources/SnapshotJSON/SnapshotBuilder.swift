@@ -40,18 +40,30 @@ struct SnapshotBuilder {
 
     /// A snapshot already built, whose items others may repeat.
     private struct Reference {
-        let items: [WireItem]
+        let sections: [WireSection]
+        /// The index among the snapshot's items of each section's first item, and the item count at the end.
+        let starts: [Int]
         let firstItem: Int
 
         init(_ snapshot: Snapshot, firstItem: Int) {
-            items = snapshot.sections.flatMap(\.items)
+            sections = snapshot.sections
+            var starts = [0]
+            for section in sections { starts.append(starts[starts.count - 1] + section.items.count) }
+            self.starts = starts
             self.firstItem = firstItem
         }
 
         /// The built item for `repeatOf` (1 + an index in the parse's items), if it is one of these.
         func item(_ repeatOf: UInt64) -> WireItem? {
             let index = Int(repeatOf) - 1 - firstItem
-            return repeatOf != 0 && index >= 0 && index < items.count ? items[index] : nil
+            guard repeatOf != 0, index >= 0, index < starts[starts.count - 1] else { return nil }
+            // The last section starting at or before `index` (binary search: snapshots may have many sections).
+            var low = 0, high = sections.count - 1
+            while low < high {
+                let middle = (low + high + 1) / 2
+                if starts[middle] <= index { low = middle } else { high = middle - 1 }
+            }
+            return sections[low].items[index - starts[low]]
         }
     }
 
