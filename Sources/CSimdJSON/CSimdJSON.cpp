@@ -56,6 +56,9 @@ struct SeenKey {
     }
 };
 
+/// Small helpers of the walk, called for every value: inlined (a call costs more than most of them do).
+#define CSIMDJSON_INLINE __attribute__((always_inline)) inline
+
 /// The seed of the id-numbering hash: random per process, so that which ids collide cannot be known outside.
 uint64_t idHashSeed() {
     static const uint64_t seed = [] {
@@ -236,7 +239,7 @@ struct CSimdJSON_Parser {
     }
     void leave() { --depth; }
 
-    ondemand::json_type typeOf(ondemand::value &value) {
+    CSIMDJSON_INLINE ondemand::json_type typeOf(ondemand::value &value) {
         ondemand::json_type type;
         if (error_code error = value.type().get(type)) { failOn(error, CSimdJSON_SyntaxValue); }
         return type;
@@ -284,7 +287,7 @@ struct CSimdJSON_Parser {
         leave();
     }
 
-    NumberToken readNumber(ondemand::value &value, int64_t &offset) {
+    CSIMDJSON_INLINE NumberToken readNumber(ondemand::value &value, int64_t &offset) {
         std::string_view raw = value.raw_json_token();
         offset = offsetOf(raw.data());
         trimTrailingSpace(raw);
@@ -296,7 +299,7 @@ struct CSimdJSON_Parser {
     }
 
     /// The string's unescaped bytes: read in place when it has no escapes, else unescaped by simdjson.
-    std::string_view readString(ondemand::value &value) {
+    CSIMDJSON_INLINE std::string_view readString(ondemand::value &value) {
         std::string_view token = value.raw_json_token();  // from the opening quote; does not advance
         int64_t offset = offsetOf(token.data());
         std::string_view string;
@@ -314,7 +317,7 @@ struct CSimdJSON_Parser {
     /// Sets `bytes` to the contents of the string token `token` (its opening quote up to the next structural
     /// character: the string, then maybe whitespace) when they hold no backslash: then its bytes are its value
     /// (stage 1 has already validated UTF-8, closed every string and rejected control characters).
-    static bool withoutEscapes(std::string_view token, std::string_view &bytes) {
+    CSIMDJSON_INLINE static bool withoutEscapes(std::string_view token, std::string_view &bytes) {
         size_t end = token.size();
         while (end > 1 && token[end - 1] != '"') { --end; }  // whitespace after the closing quote
         if (end < 2) { return false; }
@@ -367,7 +370,7 @@ struct CSimdJSON_Parser {
     }
 
     /// A number, reporting an exponent out of range as a violation.
-    NumberToken readCheckedNumber(ondemand::value &value) {
+    CSIMDJSON_INLINE NumberToken readCheckedNumber(ondemand::value &value) {
         int64_t offset;
         NumberToken number = readNumber(value, offset);
         if (number.outcome == NumberToken::exponentOutOfRange) {
@@ -509,7 +512,7 @@ struct CSimdJSON_Parser {
     // MARK: The request schema
 
     /// Reads an id: a string, or an integer written without fraction or exponent that fits Int64.
-    CSimdJSON_ID readID(ondemand::value &value) {
+    CSIMDJSON_INLINE CSimdJSON_ID readID(ondemand::value &value) {
         CSimdJSON_ID id{};
         int64_t offset;
         ondemand::json_type type = typeOf(value);  // (peeks: the iterator stays on the value)
@@ -543,7 +546,7 @@ struct CSimdJSON_Parser {
     }
 
     /// Reports and skips a value of the wrong type; returns whether the type was right.
-    bool expect(ondemand::value &value, ondemand::json_type wanted) {
+    CSIMDJSON_INLINE bool expect(ondemand::value &value, ondemand::json_type wanted) {
         ondemand::json_type type = typeOf(value);  // (peeks: the iterator stays on the value)
         if (type == wanted) { return true; }
         uint8_t kind = wanted == ondemand::json_type::object ? CSimdJSON_ViolationExpectedObject
@@ -581,7 +584,7 @@ struct CSimdJSON_Parser {
     }
 
     /// An item whose content is its raw text (CSimdJSON_Parse): every value is validated, nothing is encoded.
-    void walkRawItem(ondemand::value &value) {
+    CSIMDJSON_INLINE void walkRawItem(ondemand::value &value) {
         if (!expect(value, ondemand::json_type::object)) { return; }
         int64_t start = currentOffset();  // the '{'
         if (start >= 0 && repeatsReferenceItem(size_t(start))) { return; }
@@ -611,7 +614,7 @@ struct CSimdJSON_Parser {
     /// Sound because an item's validity depends only on its bytes and its depth: the same bytes from the start
     /// of a value tokenise the same way (stage 1 has validated the UTF-8 of the whole input), so the text is
     /// one object of exactly the reference's length, with the same id and no violation.
-    bool repeatsReferenceItem(size_t start) {
+    CSIMDJSON_INLINE bool repeatsReferenceItem(size_t start) {
         if (referenceEnd == referenceFirst || snapshotsWalked != 1) { return false; }
         size_t sameIndex = referenceFirst + (items.size() - snapshotFirstItem);
         size_t candidates[3] = {referenceCursor, referenceCursor + 1, sameIndex};
@@ -638,7 +641,7 @@ struct CSimdJSON_Parser {
         return false;
     }
 
-    void walkItem(ondemand::value &value) {
+    CSIMDJSON_INLINE void walkItem(ondemand::value &value) {
         if (rawItems) {
             walkRawItem(value);
             return;

@@ -118,6 +118,16 @@ public struct JSONWriter: Sendable {
 
     /// Writes `[a, b]` on one line, as used for paths and moves.
     public mutating func pair(_ first: Int, _ second: Int) {
+        guard pretty else {  // compact: the same bytes without the pretty-printing state machine
+            separate()
+            bytes.append(UInt8(ascii: "["))
+            writeInteger(first)
+            bytes.append(UInt8(ascii: ","))
+            writeInteger(second)
+            bytes.append(UInt8(ascii: "]"))
+            hasValue = true
+            return
+        }
         inline { writer in
             writer.beginArray()
             writer.value(first)
@@ -200,6 +210,10 @@ public struct JSONWriter: Sendable {
     }
 
     private mutating func writeInteger(_ number: Int) {
+        if number >= 0 && number < 10 {  // most indices of small lists
+            bytes.append(UInt8(ascii: "0") + UInt8(number))
+            return
+        }
         if number < 0 {
             bytes.append(UInt8(ascii: "-"))
             if number == .min {
