@@ -106,6 +106,7 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
 
 /// ASCII case-insensitive equality of two strings (HTTP field names are ASCII tokens).
 func asciiCaseInsensitiveEquals(_ lhs: String, _ rhs: String) -> Bool {
+    guard lhs.utf8.count == rhs.utf8.count else { return false }  // O(1) for native strings; most names differ here
     var left = lhs.utf8.makeIterator()
     var right = rhs.utf8.makeIterator()
     while true {

@@ -13,7 +13,12 @@ public struct HTTPRequest: Sendable {
     /// The request body (empty when there is none).
     public var body: [UInt8]
     /// The client's IP address in textual form (`"127.0.0.1"`, `"::1"`), when known.
-    public var remoteAddress: String?
+    public var remoteAddress: String? {
+        get { client?.text }
+        set { client = newValue.map(ClientAddress.init(text:)) }
+    }
+    /// The client's address, formatted only when ``remoteAddress`` is read.
+    var client: ClientAddress?
 
     /// Creates a request.
     /// - Parameters:
@@ -36,7 +41,7 @@ public struct HTTPRequest: Sendable {
         self.query = query
         self.headers = headers
         self.body = body
-        self.remoteAddress = remoteAddress
+        self.client = remoteAddress.map(ClientAddress.init(text:))
     }
 
     /// The value of the first header called `name` (any case), or `nil`.

@@ -89,10 +89,9 @@ func microHTTPAccessHandler(
         let (path, query) = state.pathAndQuery
         let body = state.takeBody()
         let isLarge = body.count >= ProcessMemory.largeRequestBytes
-        let response = context.handler(
-            HTTPRequest(
-                method: state.method, path: path, query: query, headers: state.headers, body: body,
-                remoteAddress: state.remoteAddress))
+        var request = HTTPRequest(method: state.method, path: path, query: query, headers: state.headers, body: body)
+        request.client = state.client
+        let response = context.handler(request)
         let queued = queue(response, on: connection, forceClose: context.isShuttingDown.load(ordering: .relaxed))
         if isLarge { ProcessMemory.releaseFreeMemory() }
         return queued
@@ -116,7 +115,7 @@ private func readHead(
     _ = MHD_get_connection_values_n(connection, .HEADER_KIND, microHTTPCollectHeader, statePointer)
     if let info = CMicroHTTPD_get_connection_info(connection, .CONNECTION_INFO_CLIENT_ADDRESS),
        let address = info.pointee.client_addr {
-        state.remoteAddress = SocketAddress.ipString(of: address)
+        state.client = ClientAddress(copying: address)
     }
 
     guard let declared = state.headers["content-length"].flatMap({ Int($0) }) else {

@@ -20,7 +20,7 @@ final class RequestState {
     var phase = Phase.awaitingHead
     var method = ""
     var headers = HTTPHeaders()
-    var remoteAddress: String?
+    var client: ClientAddress?
     var body: [UInt8] = []
     /// Bytes thrown away while ``Phase/discardingBody``.
     var discardedBytes = 0

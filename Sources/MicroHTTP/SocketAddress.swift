@@ -44,24 +44,4 @@ struct SocketAddress {
             body(raw.baseAddress!.assumingMemoryBound(to: sockaddr.self))
         }
     }
-
-    /// The textual IP of a C socket address (`"127.0.0.1"`, `"::1"`), or `nil` for other families.
-    static func ipString(of address: UnsafePointer<sockaddr>) -> String? {
-        var text = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN))
-        let written: UnsafePointer<CChar>?
-        switch Int32(address.pointee.sa_family) {
-        case AF_INET:
-            written = address.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { v4 in
-                withUnsafePointer(to: v4.pointee.sin_addr) { inet_ntop(AF_INET, $0, &text, socklen_t(text.count)) }
-            }
-        case AF_INET6:
-            written = address.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { v6 in
-                withUnsafePointer(to: v6.pointee.sin6_addr) { inet_ntop(AF_INET6, $0, &text, socklen_t(text.count)) }
-            }
-        default:
-            return nil
-        }
-        guard written != nil else { return nil }
-        return text.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
-    }
 }
