@@ -1,15 +1,17 @@
 #!/usr/bin/env bash
 # The service benchmark (numbers in BENCHMARKS.md). Needs wrk (apt) and curl; builds what it runs.
 #
-#   Benchmarks/service/run.sh [seconds-per-wrk-run]
+#   Benchmarks/service/run.sh [seconds-per-wrk-run] [rounds]      (defaults: 5 s, 10 rounds)
 #
 # 1. Request rate of POST /diff with a ~10 KB body (~50 items per snapshot) against a minimal C
-#    libmicrohttpd server reading the same POST, in the same run, alternating twice (wrk -t2 -c64).
+#    libmicrohttpd server reading the same POST, in the same run: rounds alternate the two servers (wrk -t2
+#    -c64), and the median of the rounds' ratios is the figure (this machine's speed drifts between rounds).
 # 2. A ~25 MB request (DifferenceKit's 100k recipe) end to end with curl: median and minimum over 5 runs,
 #    and the server's peak RSS (VmHWM) against the body size.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
-seconds=${1:-10}
+seconds=${1:-5}
+rounds=${2:-10}
 work=$(mktemp -d)
 pids=()
 cleanup() { for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done; rm -rf "$work"; }
@@ -32,11 +34,15 @@ curl -sf -o /dev/null --json @"$work/small.json" http://127.0.0.1:18180/diff || 
 
 rate() { BODY="$1" wrk -t2 -c64 -d"${seconds}s" -s Benchmarks/service/post-file.lua "$2" | tee -a "$work/wrk.log" | awk '/Requests\/sec/ {print $2}'; }
 echo; echo "## POST ~10 KB: snapdiff /diff vs minimal C libmicrohttpd server (req/s)"
-for round in 1 2; do
+ratios=()
+for round in $(seq "$rounds"); do
     c=$(rate "$work/small.json" http://127.0.0.1:18181/post)
     s=$(rate "$work/small.json" http://127.0.0.1:18180/diff)
-    echo "round $round: C $c   snapdiff $s   ratio $(python3 -c "print(f'{$s/$c:.0%}')")"
+    ratio=$(python3 -c "print(f'{$s/$c:.3f}')")
+    ratios+=("$ratio")
+    echo "round $round: C $c   snapdiff $s   ratio $(python3 -c "print(f'{$ratio:.1%}')")"
 done
+python3 -c "import statistics, sys; r = sorted(map(float, sys.argv[1:])); print(f'median ratio {statistics.median(r):.1%} over {len(r)} rounds (lowest {r[0]:.1%}, highest {r[-1]:.1%})')" "${ratios[@]}"
 grep -E 'non-2xx' "$work/wrk.log" | sort | uniq -c
 
 kill "${pids[0]}"; wait "${pids[0]}" 2>/dev/null || true

@@ -71,23 +71,12 @@ extension Matching {
         table: inout Table
     ) -> Matching? where Table.Element == Section.Element {
         // Sections.
-        var sourceSectionIndex = [Section.DifferenceIdentifier: Int](minimumCapacity: source.count)
-        for (index, section) in source.enumerated()
-        where sourceSectionIndex.updateValue(index, forKey: section.differenceIdentifier) != nil {
+        guard let (sourceSectionTarget, targetSectionSource) = matchSections(source: source, target: target) else {
             return nil
         }
-        var sourceSectionTarget = [Int](repeating: -1, count: source.count)
-        var targetSectionSource = [Int](repeating: -1, count: target.count)
         var sectionChanged = [Bool](repeating: false, count: target.count)
-        var targetSectionIDs = Set<Section.DifferenceIdentifier>(minimumCapacity: target.count)
-        for (index, section) in target.enumerated() {
-            let id = section.differenceIdentifier
-            guard targetSectionIDs.insert(id).inserted else { return nil }
-            if let sourceIndex = sourceSectionIndex[id] {
-                sourceSectionTarget[sourceIndex] = index
-                targetSectionSource[index] = sourceIndex
-                sectionChanged[index] = !section.isContentEqual(to: source[sourceIndex])
-            }
+        for (index, sourceIndex) in targetSectionSource.enumerated() where sourceIndex != -1 {
+            sectionChanged[index] = !target[index].isContentEqual(to: source[sourceIndex])
         }
 
         // Source elements.
@@ -151,6 +140,56 @@ extension Matching {
             sourceElementTarget: sourceElementTarget, targetElementSource: targetElementSource,
             elementChanged: elementChanged)
     }
+}
+
+extension Matching {
+    /// Matches sections by identity: for each source section the index of the target section with its id (or
+    /// -1), and the reverse; `nil` when either snapshot repeats a section id.
+    ///
+    /// Snapshots have few sections: up to ``linearSectionLimit`` on both sides, comparing every pair costs less
+    /// than hashing every id.
+    ///
+    /// - Complexity: O(n · m) up to the limit, O(n + m) expected beyond it, for n source and m target sections.
+    @inlinable
+    static func matchSections<Section: DifferentiableSection>(
+        source: [Section], target: [Section]
+    ) -> (sourceSectionTarget: [Int], targetSectionSource: [Int])? {
+        var sourceSectionTarget = [Int](repeating: -1, count: source.count)
+        var targetSectionSource = [Int](repeating: -1, count: target.count)
+        if source.count <= linearSectionLimit && target.count <= linearSectionLimit {
+            for i in source.indices {
+                for j in 0 ..< i where source[j].differenceIdentifier == source[i].differenceIdentifier { return nil }
+            }
+            for i in target.indices {
+                let id = target[i].differenceIdentifier
+                for j in 0 ..< i where target[j].differenceIdentifier == id { return nil }
+                if let sourceIndex = source.firstIndex(where: { $0.differenceIdentifier == id }) {
+                    sourceSectionTarget[sourceIndex] = i
+                    targetSectionSource[i] = sourceIndex
+                }
+            }
+            return (sourceSectionTarget, targetSectionSource)
+        }
+        var sourceSectionIndex = [Section.DifferenceIdentifier: Int](minimumCapacity: source.count)
+        for (index, section) in source.enumerated()
+        where sourceSectionIndex.updateValue(index, forKey: section.differenceIdentifier) != nil {
+            return nil
+        }
+        var targetSectionIDs = Set<Section.DifferenceIdentifier>(minimumCapacity: target.count)
+        for (index, section) in target.enumerated() {
+            let id = section.differenceIdentifier
+            guard targetSectionIDs.insert(id).inserted else { return nil }
+            if let sourceIndex = sourceSectionIndex[id] {
+                sourceSectionTarget[sourceIndex] = index
+                targetSectionSource[index] = sourceIndex
+            }
+        }
+        return (sourceSectionTarget, targetSectionSource)
+    }
+
+    /// The most sections on either side for which ``matchSections(source:target:)`` compares every pair.
+    @inlinable
+    static var linearSectionLimit: Int { 8 }
 }
 
 /// The dictionary value of an id not seen before.

@@ -18,6 +18,22 @@ import Testing
             ])
     }
 
+    /// Few sections are matched by comparing every pair, many by hashing: both find repeated section ids.
+    @Test(arguments: [3, 8, 9, 40])
+    func repeatedSectionIdsAreFoundWhateverTheSectionCount(count: Int) throws {
+        let sections = (0 ..< count).map { section($0, [100 + $0]) }
+        var repeating = sections
+        repeating[count - 1] = section(1, [999])
+        for (source, target) in [(repeating, sections), (sections, repeating)] {
+            let error = try #require(throws: DuplicateIdentifiersError<Int, Int>.self) {
+                try SectionedDifference(from: source, to: target)
+            }
+            #expect(error.sections.map(\.positions) == [[1, count - 1]])
+        }
+        let difference = try SectionedDifference(from: sections, to: Array(sections.reversed()))
+        #expect(difference.counts.sectionMoved == count - 1)
+    }
+
     @Test func duplicatesOnlyInTheTargetAreFound() throws {
         let error = try #require(throws: DuplicateIdentifiersError<Int, Int>.self) {
             try SectionedDifference(from: [section(1, [10])], to: [section(1, [10]), section(1, [11])])
