@@ -915,7 +915,6 @@ struct CSimdJSON_Parser {
             }
         }
         result.idsNumbered = 1;
-        result.idNumberCount = next;
     }
 
     // MARK: Entry
@@ -957,7 +956,9 @@ struct CSimdJSON_Parser {
             } else {
                 walkRequest();
             }
-            if (result.status == CSimdJSON_StatusOK && violations.empty() && violationsOmitted == 0) { numberIDs(); }
+            if (!wholeDocument && result.status == CSimdJSON_StatusOK && violations.empty() && violationsOmitted == 0) {
+                numberIDs();  // for the diff's matching (a layout document's items are not matched)
+            }
         } catch (const Abort &) {
         } catch (...) {  // std::bad_alloc from a buffer or a vector
             result.status = CSimdJSON_StatusOutOfMemory;

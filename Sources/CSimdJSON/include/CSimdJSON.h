@@ -167,13 +167,12 @@ typedef struct CSimdJSON_Result {
     size_t textLength;
 
     /**
-     * Whether the items' ids are numbered (CSimdJSON_Item.idNumber), and how many distinct ids there are. Only
-     * a parse without violations numbers them, and it gives up (leaving them unnumbered) when ids collide in
-     * its hash table far more than chance allows: ids crafted to collide then cost the caller's own matching,
-     * never a quadratic search here.
+     * Whether the items' ids are numbered (CSimdJSON_Item.idNumber). Only CSimdJSON_Parse numbers them, when it
+     * found no violation, and it gives up (leaving them unnumbered) when ids collide in its hash table far more
+     * than chance allows: ids crafted to collide then cost the caller's own matching, never a quadratic search
+     * here.
      */
     uint8_t idsNumbered;
-    uint64_t idNumberCount;
 
     uint8_t hasOptions;
     uint64_t optionsOffset; /* canonical encoding of the "options" value, in the arena */
