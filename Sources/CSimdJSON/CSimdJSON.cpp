@@ -410,7 +410,12 @@ struct CSimdJSON_Parser {
             forEachElement(value, [&](ondemand::value &element) { check(element); });
             break;
         case ondemand::json_type::string: readString(value); break;
-        case ondemand::json_type::number: readCheckedNumber(value); break;
+        case ondemand::json_type::number: {
+            std::string_view raw = value.raw_json_token();
+            trimTrailingSpace(raw);
+            if (!NumberToken::isPlainInteger(raw)) { readCheckedNumber(value); }  // the full grammar and exponent
+            break;
+        }
         case ondemand::json_type::boolean: readBool(value); break;
         case ondemand::json_type::null: readNull(value); break;
         }

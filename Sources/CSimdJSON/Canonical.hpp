@@ -87,6 +87,18 @@ struct NumberToken {
     std::string_view fractionDigits;
     int64_t exponent = 0;          // as written, |exponent| <= maxExponent
 
+    /// Whether `text` is a plain integer, `-?(0|[1-9][0-9]*)`: valid, with no exponent to check (most numbers of a
+    /// request; `parse` says the same of them, at several times the cost).
+    static bool isPlainInteger(std::string_view text) {
+        size_t i = !text.empty() && text[0] == '-' ? 1 : 0;
+        if (i >= text.size()) { return false; }
+        if (text[i] == '0') { return i + 1 == text.size(); }
+        for (; i < text.size(); ++i) {
+            if (uint8_t(text[i] - '0') > 9) { return false; }
+        }
+        return true;
+    }
+
     static NumberToken parse(std::string_view text, int64_t maxExponent) {
         NumberToken token;
         size_t i = 0, n = text.size();
