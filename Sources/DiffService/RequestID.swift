@@ -27,7 +27,14 @@ enum RequestID {
     /// consecutive ids do not look alike). No system call per request (`getrandom` was two).
     static func generate() -> String {
         let number = counter.wrappingAdd(1, ordering: .relaxed).newValue
-        return hex([process, scramble(number)])
+        let (prefix, suffix) = (process, scramble(number))
+        var text = [UInt8](repeating: 0, count: 32)
+        for index in 0 ..< 32 {
+            let word = index < 16 ? prefix : suffix
+            let nibble = UInt8(truncatingIfNeeded: word >> UInt64(60 - 4 * (index % 16))) & 0xF
+            text[index] = nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") + nibble - 10
+        }
+        return String(decoding: text, as: UTF8.self)
     }
 
     /// SplitMix64's finaliser: a bijection on 64-bit values.
@@ -36,15 +43,5 @@ enum RequestID {
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
         z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
         return z ^ (z >> 31)
-    }
-
-    private static func hex(_ words: [UInt64]) -> String {
-        let digits = Array("0123456789abcdef".utf8)
-        var text: [UInt8] = []
-        text.reserveCapacity(16 * words.count)
-        for word in words {
-            for shift in stride(from: 60, through: 0, by: -4) { text.append(digits[Int(word >> UInt64(shift) & 0xF)]) }
-        }
-        return String(decoding: text, as: UTF8.self)
     }
 }
