@@ -67,8 +67,7 @@ public enum DiffEndpoint {
         defer { statistics.write = lap() }
         var writer = JSONWriter(pretty: options.pretty, capacity: 64 + difference.counts.total * 24)
         writer.beginObject()
-        let renderings = Set(options.renderings)
-        difference.writeMembers(into: &writer, renderings: renderings, reportDropped: policy == .keepFirst)
+        difference.writeMembers(into: &writer, renderings: options.renderings, reportDropped: policy == .keepFirst)
         if !layouts.isEmpty,
             let problem = layouts.write(
                 old: request.old, new: request.new, dropped: difference.droppedDuplicates, cursors: cursors, into: &writer)

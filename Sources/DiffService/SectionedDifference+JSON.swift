@@ -9,7 +9,9 @@ extension SectionedDifference {
     ///   - writer: The writer, positioned inside the response object.
     ///   - renderings: The renderings to include.
     ///   - reportDropped: Whether to include `droppedDuplicates` (the keep-first policy).
-    public func writeMembers(into writer: inout JSONWriter, renderings: Set<DiffOptions.Rendering>, reportDropped: Bool) {
+    public func writeMembers(
+        into writer: inout JSONWriter, renderings: some Sequence<DiffOptions.Rendering>, reportDropped: Bool
+    ) {
         writer.key(literal: "counts")
         writer.beginObject()
         writer.member(literal: "sectionDeleted", counts.sectionDeleted)
