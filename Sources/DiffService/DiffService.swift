@@ -145,29 +145,35 @@ public struct DiffService: Sendable {
     ///
     /// Works on the header's bytes (ASCII case-insensitive): it runs for every POST.
     static func isJSON(_ contentType: String?) -> Bool {
-        guard var contentType else { return false }
-        return contentType.withUTF8 { bytes in
-            func isSpace(_ byte: UInt8) -> Bool { byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
-            var end = bytes.firstIndex(of: UInt8(ascii: ";")) ?? bytes.count
-            var start = 0
-            while start < end && isSpace(bytes[start]) { start += 1 }
-            while end > start && isSpace(bytes[end - 1]) { end -= 1 }
-            let mediaType = UnsafeBufferPointer(rebasing: bytes[start..<end])
-            func endsWith(_ suffix: StaticString) -> Bool {
-                let count = suffix.utf8CodeUnitCount
-                guard mediaType.count >= count else { return false }
-                let tail = mediaType.count - count
-                for index in 0..<count {
-                    let byte = mediaType[tail + index]
-                    // ASCII lowercase: only letters change (suffixes here are lowercase).
-                    let lower = byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte
-                    if lower != suffix.utf8Start[index] { return false }
-                }
-                return true
-            }
-            if mediaType.count == 16 && endsWith("application/json") { return true }
-            return endsWith("+json") && mediaType.dropLast(5).contains(UInt8(ascii: "/"))
+        guard let contentType else { return false }
+        let utf8 = contentType.utf8
+        let bytes = utf8.span
+        func isSpace(_ byte: UInt8) -> Bool { byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
+        var end = bytes.count
+        for index in bytes.indices where bytes[index] == UInt8(ascii: ";") {
+            end = index
+            break
         }
+        var start = 0
+        while start < end && isSpace(bytes[start]) { start += 1 }
+        while end > start && isSpace(bytes[end - 1]) { end -= 1 }
+        func endsWith(_ suffix: String) -> Bool {
+            let suffixUTF8 = suffix.utf8
+            let expected = suffixUTF8.span
+            guard end - start >= expected.count else { return false }
+            var matched = true
+            for index in expected.indices {
+                let byte = bytes[end - expected.count + index]
+                // ASCII lowercase: only letters change (suffixes here are lowercase).
+                let lower = byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte
+                matched = matched && lower == expected[index]
+            }
+            return matched
+        }
+        if end - start == 16 && endsWith("application/json") { return true }
+        guard endsWith("+json") else { return false }
+        for index in start ..< end - 5 where bytes[index] == UInt8(ascii: "/") { return true }
+        return false
     }
 }
 

@@ -43,17 +43,27 @@ public struct JSONWriter: Sendable {
         endKey()
     }
 
-    /// Writes a member name known when the program is compiled, copying its bytes as they are.
-    ///
-    /// - Parameter name: The member name; it must need no escaping (no `"`, `\` or control character).
-    public mutating func key(literal name: StaticString) {
-        separate()
-        bytes.append(UInt8(ascii: "\""))
-        name.withUTF8Buffer { utf8 in
-            assert(!utf8.contains { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }, "\(name) needs escaping")
-            bytes.append(contentsOf: utf8)
+    /// A member name encoded once (quoted, with its escapes), for names written in every response.
+    public struct Name: Sendable {
+        /// The name as JSON: `"name"`.
+        let quoted: [UInt8]
+
+        /// Encodes `name`.
+        ///
+        /// - Parameter name: The member name.
+        public init(_ name: String) {
+            var writer = JSONWriter(capacity: name.utf8.count + 2)
+            writer.writeString(name)
+            quoted = writer.bytes
         }
-        bytes.append(UInt8(ascii: "\""))
+    }
+
+    /// Writes a member name encoded beforehand; the next call writes its value.
+    ///
+    /// - Parameter name: The member name.
+    public mutating func key(_ name: Name) {
+        separate()
+        bytes.append(contentsOf: name.quoted)
         endKey()
     }
 
@@ -153,15 +163,15 @@ public struct JSONWriter: Sendable {
         value(number)
     }
 
-    /// Convenience: a member with a literal name (see ``key(literal:)``) and an integer value.
-    public mutating func member(literal name: StaticString, _ number: Int) {
-        key(literal: name)
+    /// Convenience: a member with a name encoded beforehand and an integer value.
+    public mutating func member(_ name: Name, _ number: Int) {
+        key(name)
         value(number)
     }
 
-    /// Convenience: a member with a literal name (see ``key(literal:)``) and a string value.
-    public mutating func member(literal name: StaticString, _ string: String) {
-        key(literal: name)
+    /// Convenience: a member with a name encoded beforehand and a string value.
+    public mutating func member(_ name: Name, _ string: String) {
+        key(name)
         value(string)
     }
 
@@ -232,13 +242,17 @@ public struct JSONWriter: Sendable {
 
     private mutating func writeString(_ string: String) {
         bytes.append(UInt8(ascii: "\""))
-        var string = string
-        string.withUTF8 { utf8 in
-            if utf8.allSatisfy({ $0 >= 0x20 && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }) {
-                bytes.append(contentsOf: utf8)  // the common case: nothing to escape
-            } else {
-                for byte in utf8 { writeEscaped(byte) }
-            }
+        let utf8 = string.utf8
+        let span = utf8.span
+        var plain = true  // the common case: nothing to escape
+        for index in span.indices {
+            let byte = span[index]
+            plain = plain && byte >= 0x20 && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\")
+        }
+        if plain {
+            bytes.append(contentsOf: utf8)
+        } else {
+            for byte in utf8 { writeEscaped(byte) }
         }
         bytes.append(UInt8(ascii: "\""))
     }

@@ -37,6 +37,23 @@ import Testing
         #expect(String(decoding: writer.bytes, as: UTF8.self) == "{\n  \"list\": [\n    [1, 2]\n  ],\n  \"empty\": []\n}\n")
     }
 
+    /// A name encoded beforehand writes the same bytes as the same name given as a string, escapes included.
+    @Test(arguments: [false, true], ["counts", "a\"b\\c", "tab\there", "é"])
+    func namesEncodedOnceWriteWhatStringsWrite(pretty: Bool, name: String) {
+        var byName = JSONWriter(pretty: pretty)
+        var byString = JSONWriter(pretty: pretty)
+        byName.beginObject()
+        byName.member(JSONWriter.Name(name), 1)
+        byName.key(JSONWriter.Name(name))
+        byName.value("x")
+        byName.endObject()
+        byString.beginObject()
+        byString.member(name, 1)
+        byString.member(name, "x")
+        byString.endObject()
+        #expect(byName.bytes == byString.bytes)
+    }
+
     @Test(arguments: [
         ("application/json", true), ("application/json; charset=utf-8", true), ("Application/JSON", true),
         ("application/problem+json", true), ("application/vnd.snapdiff+json;v=1", true), (" application/json ", true),
