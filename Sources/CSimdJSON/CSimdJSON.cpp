@@ -8,6 +8,7 @@
 #include <simdjson.h>
 
 #include <algorithm>
+#include <chrono>
 #include <random>
 #include <string>
 #include <vector>
@@ -62,8 +63,14 @@ struct SeenKey {
 /// The seed of the id-numbering hash: random per process, so that which ids collide cannot be known outside.
 uint64_t idHashSeed() {
     static const uint64_t seed = [] {
-        std::random_device device;
-        return uint64_t(device()) << 32 ^ uint64_t(device());
+        try {
+            std::random_device device;
+            return uint64_t(device()) << 32 ^ uint64_t(device());
+        } catch (...) {  // no entropy source: the clock and the address layout still vary per process
+            int local = 0;
+            return uint64_t(std::chrono::steady_clock::now().time_since_epoch().count()) ^
+                   uint64_t(reinterpret_cast<uintptr_t>(&local)) * 0x9e3779b97f4a7c15ULL;
+        }
     }();
     return seed;
 }
