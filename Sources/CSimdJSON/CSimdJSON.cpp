@@ -62,7 +62,7 @@ struct SeenKey {
 
 /// The seed of the id-numbering hash: random per process, so that which ids collide cannot be known outside.
 uint64_t idHashSeed() {
-    static const uint64_t seed = [] {
+    static const uint64_t seed = []() -> uint64_t {
         try {
             std::random_device device;
             return uint64_t(device()) << 32 ^ uint64_t(device());
