@@ -119,7 +119,9 @@ struct CSimdJSON_Parser {
     const char *input = nullptr;
     size_t inputLength = 0;
     ondemand::document document;
-    std::vector<PathStep> path;
+    /// The current JSON path: its first `depth` steps. Every open array or object is one level, so the step of
+    /// level `depth` is overwritten for each of its members or elements (no stack to push and pop).
+    PathStep path[CSimdJSON_MAX_DEPTH + 1];
     std::vector<Member> members;  // a stack: each open object owns the tail from its base index
     ByteBuffer sectionContent;    // a section's members are encoded here while its items go to the arena
     ByteBuffer sortScratch;
@@ -226,7 +228,8 @@ struct CSimdJSON_Parser {
             }
             text.append("\"]");
         };
-        for (const PathStep &step : path) {
+        for (int level = 0; level < depth; ++level) {
+            const PathStep &step = path[level];
             if (step.key != nullptr) {
                 appendKey(std::string_view(step.key, step.keyLength));
             } else {
@@ -271,9 +274,8 @@ struct CSimdJSON_Parser {
                     failOn(error, CSimdJSON_SyntaxString, keyOffset);
                 }
             }
-            path.push_back({key.data(), key.size(), 0});
+            path[depth - 1] = {key.data(), key.size(), 0};
             body(key, keyOffset, field.value());
-            path.pop_back();
         }
         leave();
     }
@@ -287,9 +289,8 @@ struct CSimdJSON_Parser {
         for (auto element : array) {
             ondemand::value child;
             if (error_code error = std::move(element).get(child)) { failOn(error, CSimdJSON_SyntaxArray); }
-            path.push_back({nullptr, 0, index++});
+            path[depth - 1] = {nullptr, 0, index++};
             body(child);
-            path.pop_back();
         }
         leave();
     }
@@ -940,7 +941,6 @@ struct CSimdJSON_Parser {
         violations.clear();
         text.clear();
         violationsOmitted = 0;
-        path.clear();
         members.clear();
         keys.clear();
         itemFacts.clear();
