@@ -43,18 +43,26 @@ public struct JSONWriter: Sendable {
         endKey()
     }
 
-    /// A member name encoded once (quoted, with its escapes), for names written in every response.
+    /// A member name encoded once (quoted, with its escapes and the colon), for names written in every response:
+    /// each multi-byte append costs about a hundred instructions, so a name is one append.
     public struct Name: Sendable {
-        /// The name as JSON: `"name"`.
-        let quoted: [UInt8]
+        /// `"name":`
+        let compactKey: [UInt8]
+        /// `"name": `
+        let prettyKey: [UInt8]
+        /// `"name":[]`, a compact member holding an empty array (most change lists of a response are empty).
+        let compactEmptyArray: [UInt8]
 
         /// Encodes `name`.
         ///
         /// - Parameter name: The member name.
         public init(_ name: String) {
-            var writer = JSONWriter(capacity: name.utf8.count + 2)
+            var writer = JSONWriter(capacity: name.utf8.count + 5)
             writer.writeString(name)
-            quoted = writer.bytes
+            writer.bytes.append(UInt8(ascii: ":"))
+            compactKey = writer.bytes
+            prettyKey = compactKey + [UInt8(ascii: " ")]
+            compactEmptyArray = compactKey + [UInt8(ascii: "["), UInt8(ascii: "]")]
         }
     }
 
@@ -63,8 +71,25 @@ public struct JSONWriter: Sendable {
     /// - Parameter name: The member name.
     public mutating func key(_ name: Name) {
         separate()
-        bytes.append(contentsOf: name.quoted)
-        endKey()
+        bytes.append(contentsOf: pretty ? name.prettyKey : name.compactKey)
+        afterKey = true
+    }
+
+    /// Writes a member holding an empty array (`"name": []`).
+    ///
+    /// - Parameter name: The member name.
+    public mutating func emptyArrayMember(_ name: Name) {
+        guard pretty else {
+            separate()
+            bytes.append(contentsOf: name.compactEmptyArray)
+            hasValue = true
+            return
+        }
+        key(name)
+        inline { writer in
+            writer.beginArray()
+            writer.endArray()
+        }
     }
 
     private mutating func endKey() {

@@ -54,25 +54,33 @@ extension Changeset {
         writer.writeIndices(.sectionDeleted, sectionDeleted)
         writer.writeIndices(.sectionInserted, sectionInserted)
         writer.writeIndices(.sectionUpdated, sectionUpdated)
-        writer.key(.sectionMoved)
-        writer.inline { writer in
+        if sectionMoved.isEmpty {
+            writer.emptyArrayMember(.sectionMoved)
+        } else {
+            writer.key(.sectionMoved)
+            writer.inline { writer in
             writer.beginArray()
-            for move in sectionMoved { writer.pair(move.source, move.target) }
-            writer.endArray()
+                for move in sectionMoved { writer.pair(move.source, move.target) }
+                writer.endArray()
+            }
         }
         writer.writePaths(.elementDeleted, elementDeleted)
         writer.writePaths(.elementInserted, elementInserted)
         writer.writePaths(.elementUpdated, elementUpdated)
-        writer.key(.elementMoved)
-        writer.inline { writer in
-            writer.beginArray()
-            for move in elementMoved {
+        if elementMoved.isEmpty {
+            writer.emptyArrayMember(.elementMoved)
+        } else {
+            writer.key(.elementMoved)
+            writer.inline { writer in
                 writer.beginArray()
-                writer.pair(move.source.section, move.source.element)
-                writer.pair(move.target.section, move.target.element)
+                for move in elementMoved {
+                    writer.beginArray()
+                    writer.pair(move.source.section, move.source.element)
+                    writer.pair(move.target.section, move.target.element)
+                    writer.endArray()
+                }
                 writer.endArray()
             }
-            writer.endArray()
         }
         writer.endObject()
     }
@@ -136,6 +144,7 @@ extension DroppedDuplicates.Positions {
 extension JSONWriter {
     /// Writes a member holding an array of integers, on one line.
     mutating func writeIndices(_ name: Name, _ indices: [Int]) {
+        guard !indices.isEmpty else { return emptyArrayMember(name) }
         key(name)
         inline { writer in
             writer.beginArray()
@@ -146,6 +155,7 @@ extension JSONWriter {
 
     /// Writes a member holding an array of `[section, element]` pairs, on one line.
     mutating func writePaths(_ name: Name, _ paths: [ElementPath]) {
+        guard !paths.isEmpty else { return emptyArrayMember(name) }
         key(name)
         inline { writer in
             writer.beginArray()

@@ -25,6 +25,12 @@ public struct ContentKey: Hashable, Sendable {
         storage = .raw(text, offset: offset, count: count)
     }
 
+    /// The request body holding the raw text, for keys made from a `/diff` body.
+    var body: RequestText? {
+        if case .raw(let text, _, _) = storage { return text }
+        return nil
+    }
+
     /// A 64-bit hash of the canonical encoding; equal keys have equal hashes.
     ///
     /// - Complexity: O(1) for canonical keys; O(*n*) for raw ones (it canonicalises the text).

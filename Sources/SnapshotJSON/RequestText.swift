@@ -25,6 +25,12 @@ final class RequestText: Sendable {
         }
     }
 
+    /// The `count` bytes at `offset` as a string (they are valid UTF-8: the parse checked the whole body).
+    func string(at offset: Int, count: Int) -> String {
+        precondition(offset >= 0 && count >= 0 && offset + count <= bytes.count, "range outside the body")
+        return String(decoding: bytes[offset ..< offset + count], as: UTF8.self)
+    }
+
     /// The canonical encoding of the item whose raw text is at `offset ..< offset + count` (every member but
     /// `id`), as ``ContentKey`` stores it for items of other documents.
     func canonicalItem(at offset: Int, count: Int) -> [UInt8] {

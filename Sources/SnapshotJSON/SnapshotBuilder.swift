@@ -85,11 +85,20 @@ struct SnapshotBuilder {
                 sectionItems.append(repeated)
             } else {
                 sectionItems.append(
-                    WireItem(id: id(item.id), content: content(item.content), idNumber: idsNumbered ? Int(item.idNumber) : -1))
+                    WireItem(id: storedID(item.id), content: content(item.content), idNumber: idsNumbered ? Int(item.idNumber) : -1))
             }
         }
         let sectionID: SectionID = Int(record.id.kind) == CSimdJSON_IDNone ? .implicit : .explicit(id(record.id))
         return WireSection(id: sectionID, content: content(record.content), items: sectionItems)
+    }
+
+    /// An item's id: where its bytes lie when they are the body's and the item's content is in the body too (the
+    /// items of a `/diff` request), else the id itself.
+    private func storedID(_ record: CSimdJSON_ID) -> WireItem.StoredID {
+        if Int(record.kind) == CSimdJSON_IDString && record.inInput != 0 && text != nil {
+            return .inBody(offset: Int(record.offset), count: Int(record.length))
+        }
+        return .value(id(record))
     }
 
     private func id(_ record: CSimdJSON_ID) -> WireID {

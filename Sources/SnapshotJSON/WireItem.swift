@@ -2,18 +2,39 @@
 ///
 /// Two items are equal when their ids and contents are; ``idNumber`` is not compared.
 public struct WireItem: Hashable, Sendable {
-    /// The item's id; item ids are meant to be unique across the whole snapshot.
-    public let id: WireID
+    /// How the id is held: as a value, or as where its bytes lie in the request body.
+    enum StoredID: Sendable {
+        /// An id made when the item was read.
+        case value(WireID)
+        /// A string id written without escapes, whose UTF-8 bytes are the body's at `offset ..< offset + count`
+        /// (the body that ``content`` refers to): its `String` is made only if ``id`` is read. The diff itself
+        /// matches ids by ``idNumber``, so most requests never read them.
+        case inBody(offset: Int, count: Int)
+    }
+
+    private let storedID: StoredID
     /// Every member other than `"id"`, compared as canonical JSON (see ``ContentKey``).
     public let content: ContentKey
     /// The number the parse gave ``id`` (from 0): the items of one request, in both snapshots, have the same
     /// number exactly when they have the same id. -1 when the parse did not number the ids.
     public let idNumber: Int
 
-    init(id: WireID, content: ContentKey, idNumber: Int) {
-        self.id = id
+    init(id: StoredID, content: ContentKey, idNumber: Int) {
+        if case .inBody = id { precondition(content.body != nil, "an id in the body needs a content in the body") }
+        storedID = id
         self.content = content
         self.idNumber = idNumber
+    }
+
+    /// The item's id; item ids are meant to be unique across the whole snapshot.
+    ///
+    /// - Complexity: O(*n*) in the id's length when the id is read from the body (a new `String` each time).
+    public var id: WireID {
+        switch storedID {
+        case .value(let id): id
+        // (`init` checked that the content is in the body.)
+        case .inBody(let offset, let count): .string(content.body!.string(at: offset, count: count))
+        }
     }
 
     /// Whether both items have the same id and equal contents.
