@@ -65,7 +65,9 @@ public enum DiffEndpoint {
         }
         statistics.compute = lap()
         defer { statistics.write = lap() }
-        var writer = JSONWriter(pretty: options.pretty, capacity: 64 + difference.counts.total * 24)
+        // Room for the fixed part (counts and up to five stages of eight names: ~1 KB) and ~24-40 bytes a change,
+        // so that a small response is written without growing the buffer.
+        var writer = JSONWriter(pretty: options.pretty, capacity: 1024 + difference.counts.total * 32)
         writer.beginObject()
         difference.writeMembers(into: &writer, renderings: options.renderings, reportDropped: policy == .keepFirst)
         if !layouts.isEmpty,

@@ -19,8 +19,9 @@ public final class ServiceMetrics: Sendable {
     private let parseDuration: DurationHistogram
     private let computeDuration: DurationHistogram
     private let writeDuration: DurationHistogram
-    /// Per-route series, made once: the registry's lookup by name and labels costs more than the recording.
-    private let routeSeries: [String: RouteSeries]
+    /// Per-route series, made once (the registry's lookup by name and labels costs more than the recording),
+    /// indexed like ``labels`` (the last one is `other`).
+    private let routeSeries: [RouteSeries]
     /// Request counters by route, method and status, made on first use (a small, bounded set).
     private let counters = CounterCache()
 
@@ -31,6 +32,8 @@ public final class ServiceMetrics: Sendable {
 
     private static let routes = ["/", "/diff", "/layout", "/healthz", "/readyz", "/openapi.yaml", "/metrics"]
     private static let methods = ["GET", "POST", "HEAD", "PUT", "DELETE", "PATCH", "OPTIONS"]
+    /// The route labels: the known routes, then `other`.
+    private static let labels = routes + ["other"]
 
     private static let durationBuckets: [Duration] = [
         .microseconds(50), .microseconds(100), .microseconds(250), .microseconds(500), .milliseconds(1),
@@ -78,20 +81,18 @@ public final class ServiceMetrics: Sendable {
         writeDuration = registry.makeDurationHistogram(
             descriptor: phase("write", "Time to write a /diff response (renderings and layouts)."),
             buckets: Self.durationBuckets)
-        var routeSeries: [String: RouteSeries] = [:]
-        for route in Self.routes + ["other"] {
-            routeSeries[route] = RouteSeries(
+        routeSeries = Self.labels.map { [registry] route in
+            RouteSeries(
                 duration: registry.makeDurationHistogram(
                     descriptor: Self.requestDuration, labels: [("route", route)], buckets: Self.durationBuckets),
                 bodyBytes: registry.makeValueHistogram(
                     descriptor: Self.requestBody, labels: [("route", route)], buckets: Self.byteBuckets))
         }
-        self.routeSeries = routeSeries
     }
 
-    /// The label for a request path: the path of a known route, else `other`.
-    static func route(_ path: String) -> String {
-        routes.contains(path) ? path : "other"
+    /// The index in ``labels`` of a request path's route label: its known route, else `other`.
+    static func routeIndex(_ path: String) -> Int {
+        routes.firstIndex(of: path) ?? routes.count
     }
 
     /// Counts a request as started.
@@ -100,16 +101,18 @@ public final class ServiceMetrics: Sendable {
     /// Records an answered request.
     func end(path: String, method: String, status: Int, bodyBytes: Int, duration: Duration) {
         inFlight.decrement()
-        let route = Self.route(path)
-        let knownMethod = Self.methods.contains(method) ? method : "other"
-        counters.counter(route: route, method: knownMethod, status: status) {
-            registry.makeCounter(
-                descriptor: Self.requests, labels: [("route", route), ("method", knownMethod), ("status", String(status))])
+        let route = Self.routeIndex(path)
+        let methodIndex = Self.methods.firstIndex(of: method) ?? Self.methods.count
+        // One integer key: hashing it costs less than hashing the labels' strings.
+        let key = (route << 48) | (methodIndex << 32) | Int(UInt32(truncatingIfNeeded: status))
+        counters.counter(key: key) {
+            let knownMethod = methodIndex < Self.methods.count ? method : "other"
+            return registry.makeCounter(
+                descriptor: Self.requests,
+                labels: [("route", Self.labels[route]), ("method", knownMethod), ("status", String(status))])
         }.increment()
-        if let series = routeSeries[route] {
-            series.duration.record(duration)
-            series.bodyBytes.record(Double(bodyBytes))
-        }
+        routeSeries[route].duration.record(duration)
+        routeSeries[route].bodyBytes.record(Double(bodyBytes))
     }
 
     /// Records where a `/diff` spent its time, and its change count when it succeeded.
@@ -130,18 +133,11 @@ public final class ServiceMetrics: Sendable {
 /// `@unchecked Sendable`: `counters` is only read or written while `lock` (a pthread mutex, which
 /// ThreadSanitizer understands) is held.
 private final class CounterCache: @unchecked Sendable {
-    private struct Key: Hashable {
-        let route: String
-        let method: String
-        let status: Int
-    }
-
     private let lock = NSLock()
-    private var counters: [Key: Counter] = [:]
+    private var counters: [Int: Counter] = [:]
 
-    /// The counter for these labels, made by `make` the first time.
-    func counter(route: String, method: String, status: Int, make: () -> Counter) -> Counter {
-        let key = Key(route: route, method: method, status: status)
+    /// The counter for `key` (the labels' indices and the status, packed), made by `make` the first time.
+    func counter(key: Int, make: () -> Counter) -> Counter {
         lock.lock()
         defer { lock.unlock() }
         if let counter = counters[key] { return counter }

@@ -22,9 +22,10 @@ extension SectionedDifference {
 
         // Sections: the kept order among survivors; the others move.
         var sectionMoved = [Bool](repeating: false, count: m.targetSectionSource.count)
-        var matchedSections: [Int] = []
-        var sectionValues: [Int] = []
-        var sectionPreferred: [Bool] = []
+        var matchedSections: [Int] = [], sectionValues: [Int] = [], sectionPreferred: [Bool] = []
+        matchedSections.reserveCapacity(m.targetSectionSource.count)
+        sectionValues.reserveCapacity(m.targetSectionSource.count)
+        sectionPreferred.reserveCapacity(m.targetSectionSource.count)
         for (section, source) in m.targetSectionSource.enumerated() {
             if source == -1 {
                 counts.sectionInserted += 1
@@ -63,9 +64,15 @@ extension SectionedDifference {
         // within a surviving section) and moves.
         var elementFate = [ElementFate](repeating: .coveredBySectionInsert, count: m.targetElementCount)
         var elementUpdated = [Bool](repeating: false, count: m.targetElementCount)
-        var candidates: [Int] = []
-        var values: [Int] = []
-        var preferred: [Bool] = []
+        // Reused for every section, sized once for the largest (growing them costs more than filling them).
+        var candidates: [Int] = [], values: [Int] = [], preferred: [Bool] = []
+        var largestSection = 0
+        for section in m.targetSectionSource.indices {
+            largestSection = max(largestSection, m.targetSectionStart[section + 1] - m.targetSectionStart[section])
+        }
+        candidates.reserveCapacity(largestSection)
+        values.reserveCapacity(largestSection)
+        preferred.reserveCapacity(largestSection)
         for section in m.targetSectionSource.indices {
             let sourceSection = m.targetSectionSource[section]
             guard sourceSection != -1 else { continue }

@@ -10,6 +10,15 @@ extension SectionedDifference {
         var sectionChanges = Changeset()
         var elementChanges = Changeset()
         var sectionUpdates = Changeset()
+        // The counts are the lists' lengths: reserving them saves growing each list as it fills.
+        updates.elementUpdated.reserveCapacity(counts.elementUpdated)
+        deletions.sectionDeleted.reserveCapacity(counts.sectionDeleted)
+        deletions.elementDeleted.reserveCapacity(counts.elementDeleted)
+        sectionChanges.sectionInserted.reserveCapacity(counts.sectionInserted)
+        sectionChanges.sectionMoved.reserveCapacity(counts.sectionMoved)
+        elementChanges.elementInserted.reserveCapacity(counts.elementInserted)
+        elementChanges.elementMoved.reserveCapacity(counts.elementMoved)
+        sectionUpdates.sectionUpdated.reserveCapacity(counts.sectionUpdated)
 
         // Stage 1: element updates at source paths.
         // Stage 2: section deletions and element deletions at source positions.

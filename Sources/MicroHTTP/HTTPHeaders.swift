@@ -105,20 +105,16 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
 }
 
 /// ASCII case-insensitive equality of two strings (HTTP field names are ASCII tokens).
+///
+/// Reads both strings' bytes in place: every request looks up several headers among several fields.
 func asciiCaseInsensitiveEquals(_ lhs: String, _ rhs: String) -> Bool {
-    guard lhs.utf8.count == rhs.utf8.count else { return false }  // O(1) for native strings; most names differ here
-    var left = lhs.utf8.makeIterator()
-    var right = rhs.utf8.makeIterator()
-    while true {
-        switch (left.next(), right.next()) {
-        case (nil, nil):
-            return true
-        case let (l?, r?):
-            if l != r && asciiLowercase(l) != asciiLowercase(r) { return false }
-        default:
-            return false
-        }
+    let left = lhs.utf8.span, right = rhs.utf8.span
+    guard left.count == right.count else { return false }  // most names differ here
+    for index in left.indices {
+        let l = left[index], r = right[index]
+        if l != r && asciiLowercase(l) != asciiLowercase(r) { return false }
     }
+    return true
 }
 
 /// `byte` lowercased if it is an ASCII capital letter.
