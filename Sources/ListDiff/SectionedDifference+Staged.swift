@@ -68,6 +68,14 @@ extension SectionedDifference {
             }
         }
 
-        return StagedChangeset([updates, deletions, sectionChanges, elementChanges, sectionUpdates])
+        // The stages are moved into the result (`consume`): a copy would retain each of their eight lists.
+        var stages: [Changeset] = []
+        stages.reserveCapacity(5)
+        if !updates.isEmpty { stages.append(consume updates) }
+        if !deletions.isEmpty { stages.append(consume deletions) }
+        if !sectionChanges.isEmpty { stages.append(consume sectionChanges) }
+        if !elementChanges.isEmpty { stages.append(consume elementChanges) }
+        if !sectionUpdates.isEmpty { stages.append(consume sectionUpdates) }
+        return StagedChangeset(nonEmpty: stages)
     }
 }

@@ -14,6 +14,12 @@ public struct StagedChangeset: RandomAccessCollection, Hashable, Sendable {
         self.stages = stages.filter { !$0.isEmpty }
     }
 
+    /// Creates a staged changeset from stages that are all non-empty.
+    init(nonEmpty stages: [Changeset]) {
+        assert(!stages.contains { $0.isEmpty }, "an empty stage")
+        self.stages = stages
+    }
+
     /// The index of the first stage.
     public var startIndex: Int { stages.startIndex }
 
