@@ -11,6 +11,9 @@ extension WireItem: IdentityNumbered {
     /// The number the parse gave the item's `id`, shared by every item of the request with that id (or -1).
     public var identityNumber: Int { idNumber }
 
+    /// The number the parse gave the item's text: items written with the same bytes share it (or -1).
+    public var contentNumber: Int { textNumber }
+
     /// Whether every member other than `id` is deeply equal.
     public func isContentEqual(to source: WireItem) -> Bool { content == source.content }
 }

@@ -23,4 +23,17 @@
 public protocol IdentityNumbered: Differentiable {
     /// The number of ``Differentiable/differenceIdentifier`` (from 0), or a negative number when it has none.
     var identityNumber: Int { get }
+
+    /// A number shared only by elements whose contents are equal, or a negative number when none is known
+    /// (the default): two matched elements with the same non-negative number are taken as unchanged without
+    /// calling ``Differentiable/isContentEqual(to:)``. Elements with different numbers are still compared.
+    ///
+    /// A parser can give an element the number of the first element written with the very same text, say:
+    /// most elements of two snapshots diffed together are unchanged, byte for byte.
+    var contentNumber: Int { get }
+}
+
+extension IdentityNumbered {
+    /// No content number: matched elements are always compared with ``Differentiable/isContentEqual(to:)``.
+    public var contentNumber: Int { -1 }
 }

@@ -91,7 +91,7 @@ extension Matching {
         for (section, elements) in sourceElements.enumerated() {
             sourceSectionStart.append(flat)
             for index in elements.indices {
-                guard table.claim(elements[index], flat) == unclaimed else {
+                guard table.claimSource(elements, index, flat: flat) == unclaimed else {
                     return nil
                 }
                 sourceElementSection.append(section)
@@ -112,7 +112,7 @@ extension Matching {
         for (section, elements) in targetElements.enumerated() {
             targetSectionStart.append(flat)
             for index in elements.indices {
-                let found = table.claim(elements[index], -2 - flat)
+                let (found, sameContent) = table.claimTarget(elements, index, flat: flat)
                 if found >= 0 {
                     guard sourceElementTarget[found] == -1 else { return nil }
                     sourceElementTarget[found] = flat
@@ -122,7 +122,9 @@ extension Matching {
                     assert(
                         elements[index].differenceIdentifier == sourceElements[sourceSection][oldIndex].differenceIdentifier,
                         "the table matched different ids")
-                    elementChanged[flat] = !elements[index].isContentEqual(to: sourceElements[sourceSection][oldIndex])
+                    if !sameContent {  // (else unchanged, known by content numbers)
+                        elementChanged[flat] = !elements[index].isContentEqual(to: sourceElements[sourceSection][oldIndex])
+                    }
                 } else if found != unclaimed {
                     return nil
                 }

@@ -80,12 +80,16 @@ struct SnapshotBuilder {
         let first = Int(record.firstItem)
         var sectionItems: [WireItem] = []
         sectionItems.reserveCapacity(Int(record.itemCount))
-        for item in items[first ..< first + Int(record.itemCount)] {
+        for index in first ..< first + Int(record.itemCount) {
+            let item = items[index]
             if let repeated = reference?.item(item.repeatOf) {
-                sectionItems.append(repeated)
+                sectionItems.append(repeated)  // its text number too: the same bytes
             } else {
                 sectionItems.append(
-                    WireItem(id: storedID(item.id), content: content(item.content), idNumber: idsNumbered ? Int(item.idNumber) : -1))
+                    WireItem(
+                        id: storedID(item.id), content: content(item.content),
+                        idNumber: idsNumbered ? Int(item.idNumber) : -1,
+                        textNumber: item.content.inInput != 0 ? index : -1))
             }
         }
         let sectionID: SectionID = Int(record.id.kind) == CSimdJSON_IDNone ? .implicit : .explicit(id(record.id))

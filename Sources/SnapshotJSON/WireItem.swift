@@ -1,6 +1,6 @@
 /// An item of a snapshot: its id and a key for the rest of its members.
 ///
-/// Two items are equal when their ids and contents are; ``idNumber`` is not compared.
+/// Two items are equal when their ids and contents are; ``idNumber`` and ``textNumber`` are not compared.
 public struct WireItem: Hashable, Sendable {
     /// How the id is held: as a value, or as where its bytes lie in the request body.
     enum StoredID: Sendable {
@@ -18,12 +18,17 @@ public struct WireItem: Hashable, Sendable {
     /// The number the parse gave ``id`` (from 0): the items of one request, in both snapshots, have the same
     /// number exactly when they have the same id. -1 when the parse did not number the ids.
     public let idNumber: Int
+    /// The number the parse gave the item's text (its place among the request's items): two items with the same
+    /// number were written with the very same bytes (an item of the second snapshot repeating one of the first
+    /// takes its number), so their contents are equal. -1 when the content is not the item's text in a body.
+    public let textNumber: Int
 
-    init(id: StoredID, content: ContentKey, idNumber: Int) {
+    init(id: StoredID, content: ContentKey, idNumber: Int, textNumber: Int) {
         if case .inBody = id { precondition(content.body != nil, "an id in the body needs a content in the body") }
         storedID = id
         self.content = content
         self.idNumber = idNumber
+        self.textNumber = textNumber
     }
 
     /// The item's id; item ids are meant to be unique across the whole snapshot.
