@@ -203,7 +203,11 @@ private func queue(_ response: HTTPResponse, on connection: OpaquePointer, force
     for field in response.headers {
         if field.hasName("content-length") { continue }  // libmicrohttpd computes it
         if forceClose && field.hasName("connection") { continue }
-        _ = MHD_add_response_header(mhdResponse, field.name, field.value)
+        // (withCString reads a native string's own NUL-terminated bytes; passing the strings directly made a
+        // C-string array of each.)
+        _ = field.name.withCString { name in
+            field.value.withCString { value in MHD_add_response_header(mhdResponse, name, value) }
+        }
     }
     if forceClose {
         // libmicrohttpd sees this header, sends it, and closes the connection after the response.

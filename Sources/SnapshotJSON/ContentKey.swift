@@ -6,7 +6,8 @@
 /// their unescaped Unicode scalars without normalisation, arrays in order. Keys are made only by parsing.
 ///
 /// The items of a `/diff` request keep their raw text: two items written with the same bytes are equal at
-/// once, and only items whose texts differ are canonicalised (on each comparison) to decide.
+/// once; texts that differ are compared member by member in the order written, and canonicalised (on each
+/// comparison) only when their members come in different orders.
 public struct ContentKey: Hashable, Sendable {
     private enum Storage: Sendable {
         /// A canonical encoding in an arena, with its hash.
@@ -55,6 +56,8 @@ public struct ContentKey: Hashable, Sendable {
             if aCount == bCount && ((a === b && aOffset == bOffset) || a.sameBytes(at: aOffset, as: b, at: bOffset, count: aCount)) {
                 return true  // the same text
             }
+            // Member by member first: cheaper than two canonical encodings, and enough unless the order differs.
+            if let same = a.sameItemContent(at: aOffset, count: aCount, as: b, at: bOffset, count: bCount) { return same }
             return lhs.canonicalBytes == rhs.canonicalBytes
         default:
             return lhs.canonicalBytes == rhs.canonicalBytes

@@ -31,6 +31,24 @@ final class RequestText: Sendable {
         return String(decoding: bytes[offset ..< offset + count], as: UTF8.self)
     }
 
+    /// Whether the contents of the item whose raw text is at `offset ..< offset + count` and of the one at
+    /// `otherOffset ..< otherOffset + otherCount` in `other` are equal, read member by member in the order
+    /// written; `nil` when that cannot tell (members in another order): compare canonical encodings then.
+    func sameItemContent(at offset: Int, count: Int, as other: RequestText, at otherOffset: Int, count otherCount: Int) -> Bool? {
+        precondition(offset >= 0 && count >= 0 && offset + count <= bytes.count, "range outside the body")
+        precondition(otherOffset >= 0 && otherCount >= 0 && otherOffset + otherCount <= other.bytes.count, "range outside the body")
+        let handle = ParserPool.shared.borrow()
+        defer { ParserPool.shared.recycle(handle) }
+        let same = bytes.withUnsafeBufferPointer { mine in
+            other.bytes.withUnsafeBufferPointer { theirs in
+                CSimdJSON_SameItemContent(
+                    handle.pointer, mine.baseAddress, bytes.capacity, offset, count,
+                    theirs.baseAddress, other.bytes.capacity, otherOffset, otherCount)
+            }
+        }
+        return same < 0 ? nil : same == 1
+    }
+
     /// The canonical encoding of the item whose raw text is at `offset ..< offset + count` (every member but
     /// `id`), as ``ContentKey`` stores it for items of other documents.
     func canonicalItem(at offset: Int, count: Int) -> [UInt8] {

@@ -28,21 +28,77 @@ import Testing
 
     /// Writes `value`; `variant` reverses member order, respells numbers and escapes every scalar.
     static func json(_ value: Value, variant: Bool) -> String {
+        json(value, respell: variant, reverse: variant)
+    }
+
+    /// Writes `value`; `respell` respells numbers and escapes every scalar, `reverse` reverses member order.
+    static func json(_ value: Value, respell: Bool, reverse: Bool) -> String {
         func string(_ s: String) -> String {
-            guard variant else { return WireID.string(s).description }
+            guard respell else { return WireID.string(s).description }
             return "\"" + s.utf16.map { "\\u" + String(repeating: "0", count: 4 - String($0, radix: 16).count) + String($0, radix: 16) }.joined() + "\""
         }
         switch value {
         case .null: return "null"
         case .bool(let b): return b ? "true" : "false"
-        case .integer(let i): return variant ? "\(i)0e-1" : "\(i)"
+        case .integer(let i): return respell ? "\(i)0e-1" : "\(i)"
         case .decimal(let mantissa, let scale):  // mantissa × 10^-scale
-            return variant ? "\(mantissa)000E-\(scale + 3)" : "\(mantissa)e-\(scale)"
+            return respell ? "\(mantissa)000E-\(scale + 3)" : "\(mantissa)e-\(scale)"
         case .string(let s): return string(s)
-        case .array(let elements): return "[" + elements.map { json($0, variant: variant) }.joined(separator: ",") + "]"
+        case .array(let elements):
+            return "[" + elements.map { json($0, respell: respell, reverse: reverse) }.joined(separator: ",") + "]"
         case .object(let members):
-            let ordered = variant ? members.reversed() : members
-            return "{" + ordered.map { string($0.0) + ":" + json($0.1, variant: variant) }.joined(separator: ",") + "}"
+            let ordered = reverse ? members.reversed() : members
+            return "{" + ordered.map { string($0.0) + ":" + json($0.1, respell: respell, reverse: reverse) }.joined(separator: ",") + "}"
+        }
+    }
+
+    /// `value` with its first leaf (in document order) changed, or nil when it has none (empty containers only).
+    static func changingFirstLeaf(_ value: Value) -> Value? {
+        switch value {
+        case .null: return .bool(false)
+        case .bool(let b): return .bool(!b)
+        case .integer(let i): return .integer(i + 1)
+        case .decimal(let mantissa, let scale): return .decimal(mantissa + 1, scale)
+        case .string(let s): return .string(s + "x")
+        case .array(var elements):
+            for index in elements.indices {
+                if let changed = changingFirstLeaf(elements[index]) {
+                    elements[index] = changed
+                    return .array(elements)
+                }
+            }
+            return nil
+        case .object(var members):
+            for index in members.indices {
+                if let changed = changingFirstLeaf(members[index].1) {
+                    members[index].1 = changed
+                    return .object(members)
+                }
+            }
+            return nil
+        }
+    }
+
+    /// Differing item texts are compared member by member in the order written, and by their canonical
+    /// encodings only when that cannot tell: the answer is always the encodings'. Respelled in the same order:
+    /// equal; members reversed: equal; one leaf changed: different; unrelated values: whatever the encodings say.
+    @Test(arguments: 0 ..< 20)
+    func memberByMemberComparisonAgreesWithEncodings(seed: Int) throws {
+        var g = Generator(seed: UInt64(seed) &+ 1000)
+        for _ in 0 ..< 20 {
+            let value = Self.value(&g, depth: 0), unrelated = Self.value(&g, depth: 0)
+            func item(_ value: Value, respell: Bool = false, reverse: Bool = false) -> String {
+                let members = [#""v":\#(Self.json(value, respell: respell, reverse: reverse))"#, respell ? #""w":1.0"# : #""w":1"#]
+                return (reverse ? members.reversed() : members).joined(separator: ",")
+            }
+            var cases: [(String, Bool?)] = [(item(value, respell: true), true), (item(value, reverse: true), true), (item(unrelated), nil)]
+            if let changed = Self.changingFirstLeaf(value) { cases.append((item(changed), false)) }
+            for (text, expected) in cases {
+                let (lhs, rhs) = try Fixtures.contents(item(value), text)
+                let canonical = lhs.canonicalBytes == rhs.canonicalBytes
+                #expect((lhs == rhs) == canonical, "\(item(value)) vs \(text)")
+                if let expected { #expect(canonical == expected, "\(item(value)) vs \(text)") }
+            }
         }
     }
 
