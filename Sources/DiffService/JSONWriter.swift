@@ -75,6 +75,44 @@ public struct JSONWriter: Sendable {
         afterKey = true
     }
 
+    /// Member names written in a fixed order, with every run of consecutive ones holding empty arrays encoded
+    /// once: `"a":[],"b":[]` (compact).
+    public struct NameRun: Sendable {
+        let names: [Name]
+        /// The compact run `names[i ..< j]` at index `i * (names.count + 1) + j`.
+        let compactRuns: [[UInt8]]
+
+        /// Encodes the runs of `names`.
+        ///
+        /// - Parameter names: The names, in the order they are written.
+        public init(_ names: [Name]) {
+            self.names = names
+            var runs: [[UInt8]] = []
+            for start in 0 ... names.count {
+                for end in 0 ... names.count {
+                    runs.append(start < end ? Array(names[start ..< end].map(\.compactEmptyArray).joined(separator: [UInt8(ascii: ",")])) : [])
+                }
+            }
+            compactRuns = runs
+        }
+    }
+
+    /// Writes the members `run.names[range]`, each holding an empty array (`"a": [], "b": []`): compact, as one
+    /// append.
+    ///
+    /// - Parameters:
+    ///   - run: The names.
+    ///   - range: Which of them, not empty.
+    public mutating func emptyArrayMembers(_ run: NameRun, _ range: Range<Int>) {
+        guard pretty else {
+            separate()
+            bytes.append(contentsOf: run.compactRuns[range.lowerBound * (run.names.count + 1) + range.upperBound])
+            hasValue = true
+            return
+        }
+        for index in range { emptyArrayMember(run.names[index]) }
+    }
+
     /// Writes a member holding an empty array (`"name": []`).
     ///
     /// - Parameter name: The member name.

@@ -48,28 +48,47 @@ extension SectionedDifference {
 }
 
 extension Changeset {
-    /// Writes the stage with DifferenceKit's eight list names, all present.
+    /// The eight list names, in the order written.
+    private static let listNames: JSONWriter.NameRun = JSONWriter.NameRun([
+        .sectionDeleted, .sectionInserted, .sectionUpdated, .sectionMoved,
+        .elementDeleted, .elementInserted, .elementUpdated, .elementMoved,
+    ])
+
+    /// Writes the stage with DifferenceKit's eight list names, all present. Consecutive empty lists (most of a
+    /// stage's eight) are written as one run.
     func write(into writer: inout JSONWriter) {
+        let counts = [
+            sectionDeleted.count, sectionInserted.count, sectionUpdated.count, sectionMoved.count,
+            elementDeleted.count, elementInserted.count, elementUpdated.count, elementMoved.count,
+        ]
         writer.beginObject()
-        writer.writeIndices(.sectionDeleted, sectionDeleted)
-        writer.writeIndices(.sectionInserted, sectionInserted)
-        writer.writeIndices(.sectionUpdated, sectionUpdated)
-        if sectionMoved.isEmpty {
-            writer.emptyArrayMember(.sectionMoved)
-        } else {
+        var emptyFrom = 0  // the first of the empty lists not yet written
+        for list in counts.indices where counts[list] > 0 {
+            if emptyFrom < list { writer.emptyArrayMembers(Self.listNames, emptyFrom ..< list) }
+            writeList(list, into: &writer)
+            emptyFrom = list + 1
+        }
+        if emptyFrom < counts.count { writer.emptyArrayMembers(Self.listNames, emptyFrom ..< counts.count) }
+        writer.endObject()
+    }
+
+    /// Writes list `list` (its index in ``listNames``), which is not empty.
+    private func writeList(_ list: Int, into writer: inout JSONWriter) {
+        switch list {
+        case 0: writer.writeIndices(.sectionDeleted, sectionDeleted)
+        case 1: writer.writeIndices(.sectionInserted, sectionInserted)
+        case 2: writer.writeIndices(.sectionUpdated, sectionUpdated)
+        case 3:
             writer.key(.sectionMoved)
             writer.inline { writer in
-            writer.beginArray()
+                writer.beginArray()
                 for move in sectionMoved { writer.pair(move.source, move.target) }
                 writer.endArray()
             }
-        }
-        writer.writePaths(.elementDeleted, elementDeleted)
-        writer.writePaths(.elementInserted, elementInserted)
-        writer.writePaths(.elementUpdated, elementUpdated)
-        if elementMoved.isEmpty {
-            writer.emptyArrayMember(.elementMoved)
-        } else {
+        case 4: writer.writePaths(.elementDeleted, elementDeleted)
+        case 5: writer.writePaths(.elementInserted, elementInserted)
+        case 6: writer.writePaths(.elementUpdated, elementUpdated)
+        default:
             writer.key(.elementMoved)
             writer.inline { writer in
                 writer.beginArray()
@@ -82,7 +101,6 @@ extension Changeset {
                 writer.endArray()
             }
         }
-        writer.endObject()
     }
 }
 
