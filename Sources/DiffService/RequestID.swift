@@ -28,7 +28,7 @@ enum RequestID {
     static func generate() -> String {
         let number = counter.wrappingAdd(1, ordering: .relaxed).newValue
         let (prefix, suffix) = (process, scramble(number))
-        var text = [UInt8](repeating: 0, count: 32)
+        var text = Array(repeatElement(UInt8(0), count: 32))  // (`init(repeating:count:)` looks up metadata per call)
         for index in 0 ..< 32 {
             let word = index < 16 ? prefix : suffix
             let nibble = UInt8(truncatingIfNeeded: word >> UInt64(60 - 4 * (index % 16))) & 0xF
