@@ -12,13 +12,7 @@ set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 seconds=${1:-5}
 rounds=${2:-10}
-work=$(mktemp -d)
-pids=()
-cleanup() { for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done; rm -rf "$work"; }
-trap cleanup EXIT
-
-command -v wrk >/dev/null || { echo "wrk is missing: apt-get install -y wrk" >&2; exit 1; }
-swift build -c release --product snapdiff >&2
+source Benchmarks/service/setup.sh
 cc -O2 -o "$work/minimal" Benchmarks/c-baseline/minimal.c $(pkg-config --cflags --libs libmicrohttpd)
 python3 Benchmarks/service/make_requests.py "$work"
 small=$(stat -c %s "$work/small.json"); large=$(stat -c %s "$work/large.json")
