@@ -6,7 +6,7 @@
  * reads the body fully (copied, as MicroHTTP does) and answers {"received":N}.
  *
  * Build: cc -O2 -o minimal minimal.c $(pkg-config --cflags --libs libmicrohttpd)
- * Run:   ./minimal [port]      (default 8081; stops on SIGINT/SIGTERM)
+ * Run:   ./minimal [port [threads]]      (default 8081, one thread per online processor; stops on SIGINT/SIGTERM)
  */
 #include <arpa/inet.h>
 #include <microhttpd.h>
@@ -106,7 +106,7 @@ main(int argc, char **argv)
     address.sin_port = htons((uint16_t) port);
     address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
 
-    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    long cores = argc > 2 ? atol(argv[2]) : sysconf(_SC_NPROCESSORS_ONLN);
     struct MHD_Daemon *daemon = MHD_start_daemon(
         MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_USE_ITC, 0, NULL, NULL,
         &handle, NULL,
