@@ -325,14 +325,33 @@ struct CSimdJSON_Parser {
     /// Sets `bytes` to the contents of the string token `token` (its opening quote up to the next structural
     /// character: the string, then maybe whitespace) when they hold no backslash: then its bytes are its value
     /// (stage 1 has already validated UTF-8, closed every string and rejected control characters).
-    CSIMDJSON_INLINE static bool withoutEscapes(std::string_view token, std::string_view &bytes) {
+    CSIMDJSON_INLINE bool withoutEscapes(std::string_view token, std::string_view &bytes) {
         size_t end = token.size();
         while (end > 1 && token[end - 1] != '"') { --end; }  // whitespace after the closing quote
         if (end < 2) { return false; }
         std::string_view contents = token.substr(1, end - 2);
-        if (std::memchr(contents.data(), '\\', contents.size()) != nullptr) { return false; }
+        if (!backslashFree(contents.data(), contents.size())) { return false; }
         bytes = contents;
         return true;
+    }
+
+    /// The input's stretch [cleanFrom, nextBackslash) holds no backslash (both null: nothing known yet).
+    const char *cleanFrom = nullptr, *nextBackslash = nullptr;
+
+    /// Whether the `length` bytes at `at` hold no backslash. The walk meets strings in document order, so the
+    /// input is searched forward for its next backslash once, and every string before that one needs no search
+    /// of its own: the searches cover disjoint stretches, about the input once in all (one string at a time cost
+    /// a memchr call per string, the bulk of the walk's string handling).
+    CSIMDJSON_INLINE bool backslashFree(const char *at, size_t length) {
+        if (at >= cleanFrom && at + length <= nextBackslash) { return true; }
+        const char *end = input + inputLength;
+        if (at < input || at + length > end || at < nextBackslash) {  // elsewhere, or behind the stretch known
+            return std::memchr(at, '\\', length) == nullptr;
+        }
+        cleanFrom = at;
+        const void *found = std::memchr(at, '\\', size_t(end - at));
+        nextBackslash = found != nullptr ? static_cast<const char *>(found) : end;
+        return at + length <= nextBackslash;
     }
 
     // MARK: Canonical encoding
@@ -434,11 +453,12 @@ struct CSimdJSON_Parser {
     void reportRepeatedKeys(size_t base) {
         size_t count = keys.size() - base;
         if (count >= 2 && count <= 16) {  // most objects: compare each name with the ones before it
-            for (size_t j = base + 1; j < keys.size(); ++j) {
-                for (size_t i = base; i < j; ++i) {
-                    if (keys[i].sameName(keys[j])) {
-                        violation(CSimdJSON_ViolationDuplicateMember, CSimdJSON_FoundNothing, keys[j].offset,
-                                  keys[j].name());
+            const SeenKey *names = keys.data() + base;  // (reporting does not touch `keys`)
+            for (size_t j = 1; j < count; ++j) {
+                for (size_t i = 0; i < j; ++i) {
+                    if (names[i].sameName(names[j])) {
+                        violation(CSimdJSON_ViolationDuplicateMember, CSimdJSON_FoundNothing, names[j].offset,
+                                  names[j].name());
                         break;
                     }
                 }
@@ -944,6 +964,7 @@ struct CSimdJSON_Parser {
         members.clear();
         keys.clear();
         itemFacts.clear();
+        cleanFrom = nextBackslash = nullptr;
         referenceFirst = referenceEnd = referenceCursor = snapshotsWalked = snapshotFirstItem = 0;
         depth = 0;
     }

@@ -116,4 +116,33 @@ import Testing
             #expect(lhs != other)
         }
     }
+
+    /// Strings with and without escapes mixed in one body (ids, member names and values; the walk skips searching
+    /// a string for backslashes when it lies before the next backslash it knows of): every id reads as its value
+    /// and every item equals the same item written without escapes. Fails with a clean stretch that overlaps a
+    /// backslash.
+    @Test(arguments: 0 ..< 20)
+    func escapedAndPlainStringsInOneBodyReadAsTheirValues(seed: Int) throws {
+        var g = Generator(seed: UInt64(seed) &+ 2000)
+        let alphabet = Array("ab é\"\\\n😀")
+        var ids: [String] = [], plain: [String] = [], mixed: [String] = []
+        for index in 0 ..< 30 {
+            let id = "i\(index)" + String((0 ..< Int.random(in: 0 ... 4, using: &g)).map { _ in alphabet.randomElement(using: &g)! })
+            let value = Self.value(&g, depth: 1), name = ["t", "é", "k\"", "long name"].randomElement(using: &g)!
+            func item(_ escaped: () -> Bool) -> String {
+                func string(_ s: String) -> String { Self.json(.string(s), respell: escaped(), reverse: false) }
+                return "{\"id\":\(string(id)),\(string(name)):\(Self.json(value, respell: escaped(), reverse: false))}"
+            }
+            ids.append(id)
+            plain.append(item { false })
+            mixed.append(item { Bool.random(using: &g) })
+        }
+        let request = try Fixtures.request(oldItems: plain.joined(separator: ","), newItems: mixed.joined(separator: ","))
+        let old = request.old.sections[0].items, new = request.new.sections[0].items
+        #expect(old.map(\.id) == ids.map { .string($0) })
+        #expect(new.map(\.id) == ids.map { .string($0) })
+        for index in ids.indices {
+            #expect(old[index].content == new[index].content, "\(plain[index]) vs \(mixed[index])")
+        }
+    }
 }
