@@ -1193,6 +1193,38 @@ size_t CSimdJSON_ParserRetainedBytes(const CSimdJSON_Parser *parser) {
            parser->idTable.capacity() * sizeof(IDSlot);
 }
 
+namespace {
+/// The calling thread's idle parsers. Per thread rather than one process-wide pool: a server's worker thread
+/// gets back the parser it used last, whose buffers are still in its core's cache, and takes no lock.
+struct IdleParsers {
+    std::vector<CSimdJSON_Parser *> parsers;
+    ~IdleParsers() {
+        for (CSimdJSON_Parser *parser : parsers) { delete parser; }
+    }
+};
+thread_local IdleParsers idleParsers;
+}  // namespace
+
+CSimdJSON_Parser *CSimdJSON_ParserBorrow(void) {
+    std::vector<CSimdJSON_Parser *> &idle = idleParsers.parsers;
+    if (idle.empty()) { return new (std::nothrow) CSimdJSON_Parser(); }
+    CSimdJSON_Parser *parser = idle.back();
+    idle.pop_back();
+    return parser;
+}
+
+void CSimdJSON_ParserReturn(CSimdJSON_Parser *parser, size_t maximumIdle, size_t maximumRetainedBytes) {
+    std::vector<CSimdJSON_Parser *> &idle = idleParsers.parsers;
+    if (idle.size() < maximumIdle && CSimdJSON_ParserRetainedBytes(parser) <= maximumRetainedBytes) {
+        try {
+            idle.push_back(parser);
+            return;
+        } catch (...) {  // std::bad_alloc: destroy it instead
+        }
+    }
+    delete parser;
+}
+
 const CSimdJSON_Result *CSimdJSON_Parse(CSimdJSON_Parser *parser, const uint8_t *bytes, size_t length,
                                         size_t capacity) {
     parser->parse(bytes, length, capacity, false);

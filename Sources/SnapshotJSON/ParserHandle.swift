@@ -1,18 +1,11 @@
 internal import CSimdJSON
 
-/// Owns one `CSimdJSON_Parser`.
-///
-/// `@unchecked Sendable`: the handle is used by one parse at a time; it moves between threads only through
-/// ``ParserPool``'s mutex, which orders those uses.
-final class ParserHandle: @unchecked Sendable {
+/// A CSimdJSON parser borrowed from ``ParserPool`` (which owns it: the handle only names it).
+struct ParserHandle {
     let pointer: OpaquePointer
+}
 
-    init() {
-        guard let pointer = CSimdJSON_ParserCreate() else { fatalError("out of memory") }
-        self.pointer = pointer
-    }
-
-    deinit { CSimdJSON_ParserDestroy(pointer) }
-
+extension ParserHandle {
+    /// Bytes the parser keeps allocated between parses.
     var retainedBytes: Int { CSimdJSON_ParserRetainedBytes(pointer) }
 }

@@ -192,6 +192,13 @@ void CSimdJSON_ParserDestroy(CSimdJSON_Parser *parser);
 /** Bytes the handle keeps allocated between parses (to decide whether to pool it). */
 size_t CSimdJSON_ParserRetainedBytes(const CSimdJSON_Parser *parser);
 
+/** A parser from the calling thread's idle parsers, or a new one; NULL when memory is exhausted. Give it back
+ * with CSimdJSON_ParserReturn (on any thread). Borrows may nest: each gets its own parser. */
+CSimdJSON_Parser *CSimdJSON_ParserBorrow(void);
+/** Keeps `parser` among the calling thread's idle parsers (at most `maximumIdle`, and only when it retains at
+ * most `maximumRetainedBytes`), else destroys it. A thread's idle parsers are destroyed when it exits. */
+void CSimdJSON_ParserReturn(CSimdJSON_Parser *parser, size_t maximumIdle, size_t maximumRetainedBytes);
+
 /**
  * Walks `bytes[0 ..< length]`; `capacity >= length + CSimdJSON_PADDING` bytes must be readable.
  * Never returns NULL. The result belongs to the handle.
