@@ -47,8 +47,14 @@ struct SnapshotBuilder {
 
         init(_ snapshot: Snapshot, firstItem: Int) {
             sections = snapshot.sections
-            var starts = [0]
-            for section in sections { starts.append(starts[starts.count - 1] + section.items.count) }
+            var starts: [Int] = []
+            starts.reserveCapacity(sections.count + 1)
+            var start = 0
+            starts.append(start)
+            for section in sections {
+                start += section.items.count
+                starts.append(start)
+            }
             self.starts = starts
             self.firstItem = firstItem
         }
