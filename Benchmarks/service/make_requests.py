@@ -4,13 +4,21 @@
   small.json  a ~10 KB /diff request: ~50 items per snapshot in three sections, a few edits
   large.json  DifferenceKit's 100k recipe as one section: 100,000 UUID-like string ids with content,
               10,000 deleted at 2*DEL, 10,000 inserted at 3*DEL, the first 2,000 shuffled (~25 MB)
+
+With --variants it also writes variants of small.json, each as small.json in its own folder (the in-process
+benchmark reads DIR/small.json), to split the cost of a request (BENCHMARKS.md):
+
+  empty/small.json   the same three sections a side, without items (the per-request part)
+  same/small.json    the old snapshot twice (every item of the second snapshot a byte-for-byte repeat)
+  fewer/small.json   the first 80 % of each section's items, old and new
 """
 import json
 import random
 import sys
 import uuid
 
-out = sys.argv[1] if len(sys.argv) > 1 else "."
+args = [a for a in sys.argv[1:] if a != "--variants"]
+out = args[0] if args else "."
 rng = random.Random(20261121)
 
 
@@ -51,3 +59,20 @@ rng.shuffle(head)
 target[:SHUF] = head
 with open(f"{out}/large.json", "w") as f:
     json.dump({"old": {"items": source}, "new": {"items": target}}, f, separators=(",", ":"))
+
+
+def write(folder, request):
+    import os
+    os.makedirs(f"{out}/{folder}", exist_ok=True)
+    with open(f"{out}/{folder}/small.json", "w") as f:
+        json.dump(request, f, separators=(",", ":"))
+
+
+def sections(snapshot, keep):
+    return {"sections": [{"id": s["id"], "items": s["items"][:keep(len(s["items"]))]} for s in snapshot["sections"]]}
+
+
+if "--variants" in sys.argv:
+    write("empty", {"old": sections(small["old"], lambda n: 0), "new": sections(small["new"], lambda n: 0)})
+    write("same", {"old": small["old"], "new": small["old"]})
+    write("fewer", {"old": sections(small["old"], lambda n: n * 8 // 10), "new": sections(small["new"], lambda n: n * 8 // 10)})
