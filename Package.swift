@@ -34,7 +34,7 @@ let package = Package(
 
         // simdjson (apt libsimdjson-dev) behind a plain C header, and its one Swift owner.
         // Release builds define NDEBUG: SwiftPM does not, and without it every one of simdjson's internal
-        // SIMDJSON_ASSUME checks in the on-demand walk is a live assert() (about a fifth of the walk's work).
+        // SIMDJSON_ASSUME checks in the on-demand walk is a live assert() (about a tenth of the walk's work).
         .target(
             name: "CSimdJSON",
             cxxSettings: [.define("NDEBUG", .when(configuration: .release))],

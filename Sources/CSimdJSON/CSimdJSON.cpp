@@ -1181,10 +1181,6 @@ struct CSimdJSON_Parser {
 
 extern "C" {
 
-CSimdJSON_Parser *CSimdJSON_ParserCreate(void) { return new (std::nothrow) CSimdJSON_Parser(); }
-
-void CSimdJSON_ParserDestroy(CSimdJSON_Parser *parser) { delete parser; }
-
 size_t CSimdJSON_ParserRetainedBytes(const CSimdJSON_Parser *parser) {
     // simdjson keeps ~4 bytes of structural index and 5/3 bytes of string buffer per input byte.
     return parser->json.capacity() * 6 + parser->arena.capacity + parser->sectionContent.capacity +

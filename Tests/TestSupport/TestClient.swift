@@ -37,7 +37,10 @@ public final class TestClient: @unchecked Sendable {
 
     /// Connects to 127.0.0.1:`port`; reads time out after `timeout` seconds.
     public init(port: Int, timeout: Int = 10) throws {
-        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        // The socket is `self.fd` only once it is connected: a throwing init of a fully initialised object
+        // still runs `deinit`, which closed the descriptor a second time, and by then its number could belong
+        // to a file or socket another test had just opened.
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)
@@ -56,6 +59,7 @@ public final class TestClient: @unchecked Sendable {
             Glibc.close(fd)
             throw Failure.connect(errno: code)
         }
+        self.fd = fd
     }
 
     deinit { Glibc.close(fd) }

@@ -8,8 +8,8 @@
  * only made (CSimdJSON_CanonicalItem) for the few whose texts differ. Swift copies the small arrays and takes
  * ownership of the arena (CSimdJSON_TakeArena), so content bytes are never copied.
  *
- * Everything a result points to stays valid until the next CSimdJSON_Parse or CSimdJSON_ParserDestroy on the
- * same handle. A handle is not thread-safe: use one per thread (or a pool).
+ * Everything a result points to stays valid until the next parse on the same handle or until the handle is
+ * given back (CSimdJSON_ParserReturn). A handle is used by one thread at a time.
  */
 #ifndef CSIMDJSON_H
 #define CSIMDJSON_H
@@ -186,9 +186,6 @@ typedef struct CSimdJSON_Result {
 
 typedef struct CSimdJSON_Parser CSimdJSON_Parser;
 
-/** A new parser handle, or NULL when memory is exhausted. */
-CSimdJSON_Parser *CSimdJSON_ParserCreate(void);
-void CSimdJSON_ParserDestroy(CSimdJSON_Parser *parser);
 /** Bytes the handle keeps allocated between parses (to decide whether to pool it). */
 size_t CSimdJSON_ParserRetainedBytes(const CSimdJSON_Parser *parser);
 
