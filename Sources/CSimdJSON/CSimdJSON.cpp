@@ -267,7 +267,10 @@ struct CSimdJSON_Parser {
             int64_t keyOffset = offsetOf(raw) - 1;
             // The key's token runs to the ':' (the next structural character), which lies before the value.
             const char *colon = field.value().raw_json_token().data();
-            while (*--colon != ':') {}  // only whitespace lies between
+            while (colon > raw && *--colon != ':') {}  // only whitespace lies between
+            if (*colon != ':' || colon == raw) {  // never read before the key (see CSimdJSON_PaddingIsInert)
+                fail(CSimdJSON_StatusSyntax, CSimdJSON_SyntaxObject, keyOffset);
+            }
             std::string_view key;
             if (!withoutEscapes(std::string_view(raw - 1, size_t(colon - (raw - 1))), key)) {
                 if (error_code error = field.unescaped_key().get(key)) {
@@ -1200,6 +1203,11 @@ struct IdleParsers {
 };
 thread_local IdleParsers idleParsers;
 }  // namespace
+
+int CSimdJSON_PaddingIsInert(const uint8_t *bytes, size_t length) {
+    uint8_t next = bytes[length];
+    return next == 0 || next == ' ' || next == '\t' || next == '\n' || next == '\r';
+}
 
 CSimdJSON_Parser *CSimdJSON_ParserBorrow(void) {
     std::vector<CSimdJSON_Parser *> &idle = idleParsers.parsers;

@@ -87,7 +87,7 @@ func microHTTPAccessHandler(
         }
         state.phase = .answered
         let (path, query) = state.pathAndQuery
-        let body = state.takeBody()
+        let body = state.takeBody(zeroingPadding: context.bodyCapacityPadding)
         let isLarge = body.count >= ProcessMemory.largeRequestBytes
         var request = HTTPRequest(method: state.method, path: path, query: query, headers: state.headers, body: body)
         request.client = state.client

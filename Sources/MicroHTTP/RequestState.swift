@@ -44,8 +44,14 @@ final class RequestState {
         }
     }
 
-    /// Moves the accumulated body out without copying it.
-    func takeBody() -> [UInt8] {
+    /// Moves the accumulated body out without copying it. When its spare capacity holds `padding` bytes, they
+    /// are set to zero first (written, then dropped from the count), so that a parser allowed to read past the
+    /// end (simdjson) finds no stray token left there by an earlier allocation.
+    func takeBody(zeroingPadding padding: Int) -> [UInt8] {
+        if padding > 0 && body.capacity - body.count >= padding {
+            body.append(contentsOf: repeatElement(0, count: padding))
+            body.removeLast(padding)
+        }
         var taken: [UInt8] = []
         swap(&taken, &body)
         return taken

@@ -34,13 +34,18 @@ enum RequestReader {
         let handle = ParserPool.shared.borrow()
         defer { ParserPool.shared.recycle(handle) }
         let padding = DiffRequest.requiredPadding
-        if body.capacity - body.count >= padding {
-            // The array's spare capacity is allocated memory: simdjson may read it, never write it.
+        // The array's spare capacity is allocated memory: simdjson may read it, never write it. It must not start
+        // with a stray token (see CSimdJSON_PaddingIsInert), else a document that ends early could be read on
+        // into it; MicroHTTP zeroes its bodies' padding, other callers' bodies are copied when it is not inert.
+        if body.capacity - body.count >= padding,
+           body.withUnsafeBufferPointer({ CSimdJSON_PaddingIsInert($0.baseAddress, $0.count) != 0 }) {
             return try read(body, handle).get()
         }
         var padded: [UInt8] = []
         padded.reserveCapacity(body.count + padding)
         padded.append(contentsOf: body)
+        padded.append(contentsOf: repeatElement(0, count: padding))  // written, then dropped from the count:
+        padded.removeLast(padding)                                    // the spare capacity holds zeros
         return try read(padded, handle).get()
     }
 

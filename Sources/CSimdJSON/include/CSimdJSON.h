@@ -189,6 +189,11 @@ typedef struct CSimdJSON_Parser CSimdJSON_Parser;
 /** Bytes the handle keeps allocated between parses (to decide whether to pool it). */
 size_t CSimdJSON_ParserRetainedBytes(const CSimdJSON_Parser *parser);
 
+/** Whether the byte just past `bytes[0 ..< length]` (the first padding byte, which must be readable) is NUL or
+ * JSON whitespace. simdjson's On-Demand iterator reads that byte as the token after the last one when a document
+ * ends early: a stray ':' or '}' there would be taken as part of the document. */
+int CSimdJSON_PaddingIsInert(const uint8_t *bytes, size_t length);
+
 /** A parser from the calling thread's idle parsers, or a new one; NULL when memory is exhausted. Give it back
  * with CSimdJSON_ParserReturn (on any thread). Borrows may nest: each gets its own parser. */
 CSimdJSON_Parser *CSimdJSON_ParserBorrow(void);
