@@ -11,8 +11,13 @@ import Testing
 
     /// `bytes` as an array whose spare capacity (at least the padding) is filled with `leftover`.
     static func body(_ bytes: ArraySlice<UInt8>, leftover: UInt8) -> [UInt8] {
-        var body = Array(bytes) + [UInt8](repeating: leftover, count: 100)
-        body.removeLast(100)
+        body(bytes, leftovers: [UInt8](repeating: leftover, count: 100))
+    }
+
+    /// `bytes` as an array whose spare capacity starts with `leftovers`.
+    static func body(_ bytes: ArraySlice<UInt8>, leftovers: [UInt8]) -> [UInt8] {
+        var body = Array(bytes) + leftovers + [UInt8](repeating: 0, count: max(0, 100 - leftovers.count))
+        body.removeLast(body.count - bytes.count)
         return body
     }
 
@@ -30,5 +35,17 @@ import Testing
     func wholeBodiesReadTheSameWhateverFollowsThemInMemory(_ leftover: UInt8) throws {
         let bytes = Array(Self.json.utf8)
         #expect(try parseDiffRequest(Self.body(bytes[...], leftover: leftover)) == parseDiffRequest(bytes))
+    }
+
+    /// Only the first byte after the body is read as a token: inert first, anything after it.
+    @Test(arguments: [" :", "\0}", "\n\"a\":1}", "\t,\"new\":{\"items\":[]}}"])
+    func prefixesAreErrorsWhateverFollowsAnInertByte(_ leftovers: String) {
+        let bytes = Array(Self.json.utf8)
+        for length in 1 ..< bytes.count {
+            let body = Self.body(bytes[0 ..< length], leftovers: Array(leftovers.utf8))
+            #expect(throws: RequestError.self, "prefix of \(length) bytes, then \(leftovers.debugDescription)") {
+                try parseDiffRequest(body)
+            }
+        }
     }
 }
