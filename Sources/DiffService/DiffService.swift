@@ -8,6 +8,7 @@ public struct DiffService: Sendable {
     private let logger: Logger
     private let cursors: CursorCodec
     private let metrics: ServiceMetrics
+    private let budget: MemoryBudget?
 
     /// A route: its path, its one method, and what answers it.
     private struct Route: Sendable {
@@ -35,7 +36,7 @@ public struct DiffService: Sendable {
         "/metrics": Route(method: "GET") { service, _ in
             HTTPResponse(
                 status: 200, headers: ["Content-Type": "text/plain; version=0.0.4; charset=utf-8"],
-                body: service.metrics.exposition())
+                body: service.metrics.exposition(budget: service.budget))
         },
     ]
 
@@ -46,14 +47,54 @@ public struct DiffService: Sendable {
     ///   - logger: Where one line per request goes.
     ///   - cursors: Seals and opens layout cursors (the key shared by every replica).
     ///   - metrics: The metrics `GET /metrics` serves.
+    ///   - budget: The HTTP layer's memory budget, reported in `GET /metrics`.
     public init(
         readiness: Readiness = Readiness(), logger: Logger = Logger(label: "snapdiff"), cursors: CursorCodec = CursorCodec(),
-        metrics: ServiceMetrics = ServiceMetrics()
+        metrics: ServiceMetrics = ServiceMetrics(), budget: MemoryBudget? = nil
     ) {
         self.readiness = readiness
         self.logger = logger
         self.cursors = cursors
         self.metrics = metrics
+        self.budget = budget
+    }
+
+    /// The 503 for a request the HTTP layer could not take (memory budget, compute queue, shutdown): problem+json
+    /// with `Retry-After`, logged and counted like every answer.
+    ///
+    /// - Parameters:
+    ///   - reason: Why the request was not taken.
+    ///   - method: The request's method.
+    ///   - path: The request's path.
+    public func overloaded(_ reason: HTTPServer.Overload, method: String, path: String) -> HTTPResponse {
+        var problem: Problem
+        switch reason {
+        case .memoryBudgetExhausted(let needed, let capacity):
+            problem = Problem(
+                .overloaded,
+                detail: "The request needs \(needed) bytes of the memory budget of \(capacity) bytes, and other requests "
+                    + "hold the rest; retry after Retry-After seconds.")
+            problem.limit = capacity
+        case .computeQueueFull(let limit):
+            problem = Problem(
+                .overloaded,
+                detail: "Every compute thread is busy and \(limit) requests already wait; retry after Retry-After seconds.")
+        case .shuttingDown:
+            problem = Problem(.shuttingDown, detail: "The service is shutting down and took no new work; retry on another replica.")
+        }
+        problem.retryAfterSeconds = 1
+        var response = problem.response(instance: path)
+        let requestID = RequestID.generate()
+        response.headers.replaceOrAdd(name: "X-Request-ID", value: requestID)
+        metrics.begin()
+        metrics.end(path: path, method: method, status: response.status, bodyBytes: 0, duration: .zero)
+        logger.notice(
+            "request",
+            metadata: [
+                "request_id": "\(requestID)", "method": "\(method)", "path": "\(path)", "status": "\(response.status)",
+                "bytes_in": "0", "bytes_out": "\(response.body.count)", "duration_ms": "0", "reason": "\(reason)",
+            ])
+        return response
     }
 
     /// Answers one request; never throws, never traps on any input.

@@ -25,7 +25,11 @@ extension DuplicateIdentifiersError where SectionID == SnapshotJSON.SectionID, E
                         bare ? "\(root).items[\($0.element)]" : "\(root).sections[\($0.section)].items[\($0.element)]"
                     }))
         }
-        let listed = duplicates.prefix(3).map { "\($0.kind) id \(idText($0)) at \($0.paths.joined(separator: ", "))" }
+        // The detail names a few; the `duplicates` member lists them (bounded, see Problem.listedEntryLimit).
+        let listed = duplicates.prefix(3).map { duplicate in
+            "\(duplicate.kind) id \(idText(duplicate)) at \(duplicate.paths.prefix(3).joined(separator: ", "))"
+                + (duplicate.paths.count > 3 ? " and \(duplicate.paths.count - 3) more" : "")
+        }
         var problem = Problem(
             .duplicateIDs,
             detail: "\(duplicates.count) id\(duplicates.count == 1 ? "" : "s") appear more than once: "

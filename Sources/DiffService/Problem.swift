@@ -49,6 +49,15 @@ public struct Problem: Error, Sendable {
     public var limit: Int?
     /// For 405: the allowed methods, sent in `Allow`.
     public var allowedMethods: [String] = []
+    /// For 503: the seconds after which a retry may succeed, sent in `Retry-After`.
+    public var retryAfterSeconds: Int?
+
+    /// The most entries of ``errors`` and of ``duplicates`` an answer lists (the first ones, in body order),
+    /// and the most paths it lists for one duplicate id; `errorCount`, `duplicateCount` and a duplicate's
+    /// `occurrences` give the totals. So an error answer stays small whatever the body.
+    public static let listedEntryLimit = 1000
+    /// The most paths listed for one duplicate id.
+    public static let listedPathLimit = 10
 
     /// Creates a problem.
     public init(_ type: ProblemType, detail: String) {
@@ -73,9 +82,10 @@ public struct Problem: Error, Sendable {
         if let offset { writer.member("offset", offset) }
         if let limit { writer.member("limit", limit) }
         if !errors.isEmpty {
+            writer.member("errorCount", errors.count)
             writer.key("errors")
             writer.beginArray()
-            for error in errors {
+            for error in errors.prefix(Self.listedEntryLimit) {
                 writer.beginObject()
                 writer.member("path", error.path)
                 writer.member("message", error.message)
@@ -84,17 +94,19 @@ public struct Problem: Error, Sendable {
             writer.endArray()
         }
         if !duplicates.isEmpty {
+            writer.member("duplicateCount", duplicates.count)
             writer.key("duplicates")
             writer.beginArray()
-            for duplicate in duplicates {
+            for duplicate in duplicates.prefix(Self.listedEntryLimit) {
                 writer.beginObject()
                 writer.member("snapshot", duplicate.snapshot)
                 writer.member("kind", duplicate.kind)
                 writer.key("id")
                 duplicate.writeID(&writer)
+                writer.member("occurrences", duplicate.paths.count)
                 writer.key("paths")
                 writer.beginArray()
-                for path in duplicate.paths { writer.value(path) }
+                for path in duplicate.paths.prefix(Self.listedPathLimit) { writer.value(path) }
                 writer.endArray()
                 writer.endObject()
             }
@@ -104,6 +116,7 @@ public struct Problem: Error, Sendable {
         writer.finish()
         var headers: HTTPHeaders = ["Content-Type": "application/problem+json"]
         if !allowedMethods.isEmpty { headers.add(name: "Allow", value: allowedMethods.joined(separator: ", ")) }
+        if let retryAfterSeconds { headers.add(name: "Retry-After", value: String(retryAfterSeconds)) }
         return HTTPResponse(status: type.status, headers: headers, body: writer.bytes)
     }
 }

@@ -16,6 +16,7 @@ public enum ProblemType: String, CaseIterable, Sendable {
     case layoutNotAppendStable = "layout-not-append-stable"
     case internalError = "internal-error"
     case shuttingDown = "shutting-down"
+    case overloaded = "overloaded"
 
     /// The `type` member: a URN, stable across versions and deployments.
     public var uri: String { "urn:snapdiff:problem:\(rawValue)" }
@@ -31,7 +32,7 @@ public enum ProblemType: String, CaseIterable, Sendable {
         case .cursorMismatch: 409
         case .invalidRequest, .duplicateIDs, .layoutNotAppendStable: 422
         case .internalError: 500
-        case .shuttingDown: 503
+        case .shuttingDown, .overloaded: 503
         }
     }
 
@@ -53,6 +54,7 @@ public enum ProblemType: String, CaseIterable, Sendable {
         case .layoutNotAppendStable: "Layout strategy is not append-stable"
         case .internalError: "Internal error"
         case .shuttingDown: "Shutting down"
+        case .overloaded: "Overloaded"
         }
     }
 }

@@ -18,6 +18,18 @@ public struct ServiceConfiguration: Sendable {
     /// How long shutdown waits for in-flight requests. Default 10 s.
     public var shutdownGracePeriod: Duration = .seconds(10)
 
+    /// The memory budget in bytes: what every request in flight may hold together (bodies, parses, diffs,
+    /// layouts and answers not yet sent). `nil` derives it from the memory limit (``defaultMemoryBudget(limit:connectionLimit:)``).
+    public var memoryBudget: Int?
+    /// Threads that compute heavy requests (bodies of 64 KiB or more). Default: the online processor count.
+    public var computeThreads = HTTPServer.Configuration.onlineProcessorCount
+    /// Heavy requests that may wait for a compute thread; more are answered 503. Default 64.
+    public var computeQueueLimit = 64
+    /// The longest a request waits for room in the memory budget before a 503. Default 5 s.
+    public var admissionTimeout: Duration = .seconds(5)
+    /// How long a client may read nothing of a large answer before it loses the connection. Default 10 s.
+    public var sendTimeout: Duration = .seconds(10)
+
     /// The secret layout cursors are sealed with; the same on every replica. Default: a built-in secret
     /// (cursors then detect corruption but can be forged; set `SNAPDIFF_CURSOR_KEY`).
     public var cursorSecret = CursorCodec.defaultSecret
@@ -25,8 +37,63 @@ public struct ServiceConfiguration: Sendable {
     /// Creates the default configuration.
     public init() {}
 
-    /// The HTTP layer's configuration; the 413 answer is the service's problem+json.
-    var http: HTTPServer.Configuration {
+    /// What the process holds outside requests: the idle process (~20 MiB), thread stacks, one idle parser of at
+    /// most 4 MiB per thread, and the allocator's slack.
+    public static let baselineBytes = 64 << 20
+
+    /// The default budget under a memory limit: the limit less ``baselineBytes`` and libmicrohttpd's 64 KiB per
+    /// connection (e.g. 512 MiB with 512 connections: 416 MiB), and never less than a quarter of the limit.
+    public static func defaultMemoryBudget(limit: Int, connectionLimit: Int) -> Int {
+        max(limit / 4, limit - baselineBytes - connectionLimit * HTTPServer.Configuration().perConnectionMemoryLimit)
+    }
+
+    /// The budget in force: ``memoryBudget``, or the default under the cgroup's memory limit (else physical memory).
+    public var effectiveMemoryBudget: Int {
+        memoryBudget ?? Self.defaultMemoryBudget(limit: MemoryLimit.current, connectionLimit: connectionLimit)
+    }
+
+    /// A configuration value that cannot work.
+    public struct Invalid: Error, Sendable, CustomStringConvertible {
+        /// What is wrong, in a sentence.
+        public var description: String
+    }
+
+    /// Checks the values together.
+    /// - Throws: ``Invalid`` naming the first value out of range, or a budget that cannot hold the largest
+    ///   request the body limit allows.
+    public func validate() throws(Invalid) {
+        guard (0...65535).contains(port) else { throw Invalid(description: "port \(port) is not 0…65535") }
+        guard threads >= 1 else { throw Invalid(description: "threads must be at least 1") }
+        guard computeThreads >= 1 else { throw Invalid(description: "compute threads must be at least 1") }
+        guard computeQueueLimit >= 0 else { throw Invalid(description: "the compute queue limit cannot be negative") }
+        guard maxBodyBytes >= 1 else { throw Invalid(description: "the body limit must be at least 1 byte") }
+        guard connectionLimit >= 1 else { throw Invalid(description: "the connection limit must be at least 1") }
+        let budget = effectiveMemoryBudget
+        let largest = RequestMemory.largest(maxBodyBytes: maxBodyBytes)
+        guard largest <= budget else {
+            throw Invalid(
+                description: "a memory budget of \(budget) bytes cannot hold the largest request the body limit of "
+                    + "\(maxBodyBytes) bytes allows (\(largest) bytes at its peak); raise the budget to at least "
+                    + "\(largest) or lower the body limit to at most \(Self.largestBody(budget: budget)) bytes")
+        }
+    }
+
+    /// The largest body limit whose largest request fits `budget`.
+    static func largestBody(budget: Int) -> Int {
+        var low = 0
+        var high = budget
+        while low < high {
+            let middle = (low + high + 1) / 2
+            if RequestMemory.largest(maxBodyBytes: middle) <= budget { low = middle } else { high = middle - 1 }
+        }
+        return low
+    }
+
+    /// The HTTP layer's configuration; the 413 answer is the service's problem+json, the 503s come from
+    /// `overload`.
+    func http(
+        budget: MemoryBudget, overload: @escaping @Sendable (HTTPServer.Overload, String, String) -> HTTPResponse
+    ) -> HTTPServer.Configuration {
         var configuration = HTTPServer.Configuration(
             host: host, port: port, threads: threads, connectionLimit: connectionLimit,
             connectionTimeout: connectionTimeout, maxBodyBytes: maxBodyBytes, shutdownGracePeriod: shutdownGracePeriod)
@@ -34,6 +101,13 @@ public struct ServiceConfiguration: Sendable {
         problem.limit = maxBodyBytes
         configuration.payloadTooLargeResponse = problem.response(instance: nil)
         configuration.bodyCapacityPadding = 64
+        configuration.computeThreads = computeThreads
+        configuration.computeQueueLimit = computeQueueLimit
+        configuration.memoryBudget = budget
+        configuration.memoryEstimate = RequestMemory.estimate
+        configuration.admissionTimeout = admissionTimeout
+        configuration.sendTimeout = sendTimeout
+        configuration.overloadResponse = overload
         return configuration
     }
 }

@@ -1,5 +1,7 @@
 import Foundation
+import MicroHTTP
 import Prometheus
+import Synchronization
 
 /// The service's Prometheus metrics, served at `GET /metrics` in the text exposition format.
 ///
@@ -10,11 +12,20 @@ import Prometheus
 /// - `snapdiff_diff_changes`: changes per successful diff (histogram).
 /// - `snapdiff_diff_parse_duration_seconds`, `snapdiff_diff_compute_duration_seconds`,
 ///   `snapdiff_diff_write_duration_seconds`: where a `/diff` spends its time (histograms).
+/// - `snapdiff_memory_budget_bytes`, `snapdiff_memory_reserved_bytes`, `snapdiff_memory_reserved_peak_bytes`:
+///   the memory budget, what requests in flight hold of it now, and the most they held at once.
+/// - `snapdiff_memory_admission_waiting`: requests waiting for room in the budget now;
+///   `snapdiff_memory_admission_waited_total` and `snapdiff_memory_admission_refused_total`: requests that waited
+///   and were admitted, and requests refused with 503, since the start.
 ///
 /// Route labels are the known paths, or `other`, so that a client cannot grow the label set.
 public final class ServiceMetrics: Sendable {
     private let registry = PrometheusCollectorRegistry()
     private let inFlight: Gauge
+    private let budgetGauges: [Gauge]
+    private let admissionCounters: [Counter]
+    /// The budget's running counts as last added to ``admissionCounters``.
+    private let admissionCounted = Mutex<[Int]>([0, 0])
     private let changes: ValueHistogram
     private let parseDuration: DurationHistogram
     private let computeDuration: DurationHistogram
@@ -81,6 +92,24 @@ public final class ServiceMetrics: Sendable {
         writeDuration = registry.makeDurationHistogram(
             descriptor: phase("write", "Time to write a /diff response (renderings and layouts)."),
             buckets: Self.durationBuckets)
+        budgetGauges = [
+            ("budget", "bytes", "The memory budget of requests in flight."),
+            ("reserved", "bytes", "Bytes of the memory budget that requests in flight hold now."),
+            ("reserved_peak", "bytes", "The most bytes of the memory budget held at once since the start."),
+            ("admission_waiting", "", "Requests waiting for room in the memory budget now."),
+        ].map { [registry] name, unit, help in
+            registry.makeGauge(
+                descriptor: MetricNameDescriptor(
+                    namespace: "snapdiff", subsystem: "memory", metricName: name, unitName: unit, helpText: help))
+        }
+        admissionCounters = [
+            ("admission_waited", "Requests that waited for room in the memory budget and were admitted."),
+            ("admission_refused", "Requests refused (503) because the memory budget had no room in time."),
+        ].map { [registry] name, help in
+            registry.makeCounter(
+                descriptor: MetricNameDescriptor(
+                    namespace: "snapdiff", subsystem: "memory", metricName: name, unitName: "total", helpText: help))
+        }
         routeSeries = Self.labels.map { [registry] route in
             RouteSeries(
                 duration: registry.makeDurationHistogram(
@@ -123,8 +152,22 @@ public final class ServiceMetrics: Sendable {
         if let count = statistics.changes { changes.record(Double(count)) }
     }
 
-    /// The metrics in the Prometheus text exposition format.
-    func exposition() -> [UInt8] { registry.emitToBuffer() }
+    /// The metrics in the Prometheus text exposition format, with the memory budget's figures as of now.
+    func exposition(budget: MemoryBudget?) -> [UInt8] {
+        if let budget {
+            let values = [budget.capacity, budget.reservedBytes, budget.peakReservedBytes, budget.waitingCount]
+            for (gauge, value) in zip(budgetGauges, values) { gauge.set(Double(value)) }
+            let counts = [budget.admittedAfterWaitingCount, budget.refusedCount]
+            let increments = admissionCounted.withLock { counted in
+                defer { counted = counts }
+                return zip(counts, counted).map { $0 - $1 }
+            }
+            for (counter, increment) in zip(admissionCounters, increments) where increment > 0 {
+                counter.increment(by: Int64(increment))
+            }
+        }
+        return registry.emitToBuffer()
+    }
 }
 
 /// The request counters already made, so that a request costs one dictionary lookup rather than the

@@ -18,6 +18,11 @@ public enum ServiceRunner {
         _ configuration: ServiceConfiguration, logger: Logger, onStart: (Int) -> Void = { _ in }
     ) throws(HTTPServerError) {
         TerminationSignals.block()
+        do {
+            try configuration.validate()
+        } catch {
+            throw .invalidConfiguration(error.description)
+        }
         let readiness = Readiness()
         let server = makeServer(configuration, readiness: readiness, logger: logger)
         try server.start()
@@ -26,7 +31,9 @@ public enum ServiceRunner {
             "listening",
             metadata: [
                 "host": "\(configuration.host)", "port": "\(port)", "threads": "\(configuration.threads)",
-                "max_body_bytes": "\(configuration.maxBodyBytes)", "version": "\(ServiceInfo.version)",
+                "max_body_bytes": "\(configuration.maxBodyBytes)", "memory_budget": "\(configuration.effectiveMemoryBudget)",
+                "memory_limit": "\(MemoryLimit.cgroupLimit().map(String.init) ?? "none")",
+                "compute_threads": "\(configuration.computeThreads)", "version": "\(ServiceInfo.version)",
             ])
         if configuration.cursorSecret == CursorCodec.defaultSecret {
             logger.notice("SNAPDIFF_CURSOR_KEY is not set: layout cursors detect corruption but are not tamper-proof")
@@ -50,7 +57,12 @@ public enum ServiceRunner {
     public static func makeServer(
         _ configuration: ServiceConfiguration, readiness: Readiness, logger: Logger
     ) -> HTTPServer {
-        let service = DiffService(readiness: readiness, logger: logger, cursors: CursorCodec(secret: configuration.cursorSecret))
-        return HTTPServer(configuration: configuration.http) { request in service.respond(to: request) }
+        let budget = MemoryBudget(capacity: configuration.effectiveMemoryBudget)
+        let service = DiffService(
+            readiness: readiness, logger: logger, cursors: CursorCodec(secret: configuration.cursorSecret), budget: budget)
+        let http = configuration.http(budget: budget) { reason, method, path in
+            service.overloaded(reason, method: method, path: path)
+        }
+        return HTTPServer(configuration: http) { request in service.respond(to: request) }
     }
 }

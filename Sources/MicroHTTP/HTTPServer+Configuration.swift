@@ -36,6 +36,37 @@ extension HTTPServer {
         /// are enforced. Defaults to a minimal RFC 9457 `application/problem+json` body.
         public var payloadTooLargeResponse: HTTPResponse
 
+        /// Threads that compute the answers to heavy requests, apart from the connection threads. Default: the
+        /// online processor count.
+        public var computeThreads: Int = Configuration.onlineProcessorCount
+        /// Heavy requests that may wait for a compute thread when all are busy; further ones are answered by
+        /// ``overloadResponse`` with ``Overload/computeQueueFull(limit:)``. Default 64.
+        public var computeQueueLimit: Int = 64
+        /// Requests whose body has at least this many bytes are heavy: computed on a compute thread while their
+        /// connection is suspended. Smaller ones are answered on the connection thread (their work is bounded
+        /// by this size: well under a millisecond). Default 64 KiB.
+        public var inlineBodyLimit: Int = 64 * 1024
+        /// The memory every request in flight may hold together, from its head to the end of its answer.
+        /// Default: unlimited.
+        public var memoryBudget = MemoryBudget(capacity: .max)
+        /// The bytes a request will need at its peak, from its method, its path and its body size: the body
+        /// itself, the work on it and the answer. Reserved from ``memoryBudget`` before the body is read (for
+        /// a chunked body, as it grows). Default: the body's bytes plus 64 KiB.
+        public var memoryEstimate: @Sendable (_ method: String, _ path: String, _ bodyBytes: Int) -> Int = { _, _, bytes in
+            bytes + 64 * 1024
+        }
+        /// The longest a request waits for room in ``memoryBudget`` before it is answered by
+        /// ``overloadResponse`` with ``Overload/memoryBudgetExhausted(needed:capacity:)``. Default 5 s.
+        public var admissionTimeout: Duration = .seconds(5)
+        /// How long a client may read nothing of a large answer before its connection is closed and the
+        /// answer's memory freed (rounded up to whole seconds). Default 10 s.
+        public var sendTimeout: Duration = .seconds(10)
+        /// The answer when the server cannot take a request now, from the reason and the request's method and
+        /// path (status 503 is enforced). Called on any thread; the place to log and count such answers, which
+        /// the handler never sees. Default: a minimal RFC 9457 problem with `Retry-After: 1`.
+        public var overloadResponse: @Sendable (_ reason: Overload, _ method: String, _ path: String) -> HTTPResponse =
+            Configuration.defaultOverloadResponse
+
         /// Creates a configuration; every parameter has a production default.
         /// - Parameters:
         ///   - host: Address to bind. Default `"127.0.0.1"`.
@@ -81,9 +112,24 @@ extension HTTPServer {
             body: Array(#"{"type":"about:blank","title":"Content Too Large","status":413}"#.utf8)
         )
 
+        /// A 503 with a minimal RFC 9457 problem body and `Retry-After: 1`.
+        @Sendable
+        public static func defaultOverloadResponse(_ reason: Overload, method: String, path: String) -> HTTPResponse {
+            HTTPResponse(
+                status: 503,
+                headers: ["Content-Type": "application/problem+json", "Retry-After": "1"],
+                body: Array(#"{"type":"about:blank","title":"Service Unavailable","status":503}"#.utf8)
+            )
+        }
+
         /// ``connectionTimeout`` in whole seconds, rounded up.
-        var connectionTimeoutSeconds: Int {
-            let (seconds, attoseconds) = connectionTimeout.components
+        var connectionTimeoutSeconds: Int { Self.wholeSeconds(connectionTimeout) }
+
+        /// ``sendTimeout`` in whole seconds, rounded up.
+        var sendTimeoutSeconds: Int { Self.wholeSeconds(sendTimeout) }
+
+        private static func wholeSeconds(_ duration: Duration) -> Int {
+            let (seconds, attoseconds) = duration.components
             return Int(seconds) + (attoseconds > 0 ? 1 : 0)
         }
 
@@ -100,6 +146,13 @@ extension HTTPServer {
             guard maxBodyBytes >= 0 else { throw .invalidConfiguration("maxBodyBytes") }
             guard (0...4096).contains(bodyCapacityPadding) else { throw .invalidConfiguration("bodyCapacityPadding") }
             guard shutdownGracePeriod >= .zero else { throw .invalidConfiguration("shutdownGracePeriod") }
+            guard computeThreads >= 1 else { throw .invalidConfiguration("computeThreads") }
+            guard computeQueueLimit >= 0 else { throw .invalidConfiguration("computeQueueLimit") }
+            guard inlineBodyLimit >= 0 else { throw .invalidConfiguration("inlineBodyLimit") }
+            guard admissionTimeout >= .zero else { throw .invalidConfiguration("admissionTimeout") }
+            guard sendTimeout > .zero, sendTimeoutSeconds <= Int(UInt32.max) else {
+                throw .invalidConfiguration("sendTimeout")
+            }
         }
     }
 }

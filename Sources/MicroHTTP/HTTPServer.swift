@@ -7,12 +7,21 @@ import Glibc
 import Darwin
 #endif
 
-/// An HTTP/1.1 server on libmicrohttpd that hands each complete request to one synchronous handler.
+/// An HTTP/1.1 server on libmicrohttpd that hands each complete request to one synchronous handler, within a
+/// memory budget.
 ///
-/// The handler runs on libmicrohttpd's worker threads (``Configuration/threads`` of them, epoll,
-/// each owning its connections for life), so it must be quick or the other connections of that
-/// worker wait. Bodies are read fully before the handler is called; bodies over
+/// libmicrohttpd's connection threads (``Configuration/threads`` of them, epoll, each owning its connections
+/// for life) read requests and write answers. A light request (body under ``Configuration/inlineBodyLimit``:
+/// probes, metrics, small diffs) is answered on its connection thread; a heavy one is computed on one of
+/// ``Configuration/computeThreads`` compute threads while its connection is suspended, so that no connection
+/// waits for another's computation. Bodies are read fully before the handler is called; bodies over
 /// ``Configuration/maxBodyBytes`` are answered with ``Configuration/payloadTooLargeResponse``.
+///
+/// Before reading a body the server reserves what the request will need at its peak
+/// (``Configuration/memoryEstimate``) in ``Configuration/memoryBudget``; a request that does not fit waits up
+/// to ``Configuration/admissionTimeout`` with its connection suspended, and is then answered
+/// ``Configuration/overloadResponse`` (503). Once answered, a request holds only its answer's bytes until they
+/// are sent, or until its client has read nothing for ``Configuration/sendTimeout``.
 ///
 /// ```swift
 /// TerminationSignals.block()
@@ -45,8 +54,11 @@ public final class HTTPServer: Sendable {
     deinit {
         // Only reached if the owner never called shutdown(): stop without grace.
         if case .running(let daemon, _) = lifecycle.withLock({ $0 }) {
+            resumeSuspendedConnections()
             MHD_stop_daemon(daemon.pointer)
             Unmanaged.passUnretained(context).release()
+        } else {
+            context.pool.close()
         }
     }
 
@@ -64,6 +76,7 @@ public final class HTTPServer: Sendable {
             ProcessMemory.useOwnMappingsForLargeBlocks()
             let address = try SocketAddress(host: configuration.host, port: configuration.port)
             var flags = MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_EPOLL.rawValue | MHD_USE_ITC.rawValue
+                | MHD_ALLOW_SUSPEND_RESUME.rawValue
             if address.isIPv6 { flags |= MHD_USE_IPv6.rawValue }
 
             let cls = Unmanaged.passRetained(context).toOpaque()  // released after MHD_stop_daemon
@@ -132,7 +145,10 @@ public final class HTTPServer: Sendable {
                 return nil
             }
         }
-        guard let daemon else { return }
+        guard let daemon else {
+            context.pool.close()
+            return
+        }
 
         let listener = MHD_quiesce_daemon(daemon.pointer)
         if listener >= 0 { close(listener) }
@@ -155,9 +171,26 @@ public final class HTTPServer: Sendable {
             nanosleep(&pause, nil)
         }
 
+        // Every suspended connection is resumed before the daemon stops (libmicrohttpd requires it): requests
+        // still waiting for memory or for a compute thread are answered 503, running computations finish.
+        // Then the connections get a moment to send those answers.
+        resumeSuspendedConnections()
+        let answered = clock.now.advanced(by: Self.shutdownSettlePeriod)
+        while clock.now < answered, context.inFlightRequests.load(ordering: .relaxed) > 0 {
+            var pause = timespec(tv_sec: 0, tv_nsec: 5_000_000)
+            nanosleep(&pause, nil)
+        }
+
         MHD_stop_daemon(daemon.pointer)
         Unmanaged.passUnretained(context).release()  // balances passRetained in start()
         lifecycle.withLock { $0 = .stopped }
+    }
+
+    /// Refuses the requests waiting for memory, cancels the queued computations and waits for the running
+    /// ones: afterwards no connection is suspended, or will be.
+    private func resumeSuspendedConnections() {
+        context.budget.close()
+        context.pool.close()
     }
 
     /// How long no request may be in flight before shutdown closes the remaining idle connections.

@@ -1,14 +1,19 @@
-// The C callbacks libmicrohttpd calls on its worker threads. They are global functions (never
+// The C callbacks libmicrohttpd calls on its connection threads. They are global functions (never
 // closures written in main.swift, which Swift 6 would infer as @MainActor) and they copy every
 // borrowed C buffer before returning.
 //
-// Per-request protocol (libmicrohttpd 0.9.75):
+// Per-request protocol (libmicrohttpd 0.9.75, MHD_ALLOW_SUSPEND_RESUME):
 //   1. URI-log callback: request line parsed → allocate RequestState, becomes the request's con_cls.
 //   2. Access handler, first call (upload_data NULL): head complete → copy method, headers, address;
-//      answer 413 at once if Content-Length is over the limit (POST/PUT only, see below).
+//      answer 413 at once if Content-Length is over the limit (POST/PUT only, see below); reserve the
+//      request's memory in the budget, or suspend the connection until the budget decides (libmicrohttpd
+//      then repeats the first call, and the request is read or refused with 503).
 //   3. Access handler with size > 0: body chunk → append (or discard past the limit), consume it.
-//   4. Access handler with size 0 after the head: body complete → call the app, queue its response.
-//   5. Completion callback (always, also on client abort or daemon stop): release RequestState.
+//   4. Access handler with size 0 after the head: body complete → a light request (body under
+//      inlineBodyLimit) is answered here; a heavy one suspends the connection and goes to the compute pool,
+//      which resumes the connection with the answer (libmicrohttpd then repeats the last call, which queues it).
+//   5. Completion callback (always, also on client abort or daemon stop): give back the request's budget,
+//      release RequestState.
 
 internal import CMicroHTTPD
 import Synchronization
@@ -18,6 +23,33 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+
+/// A `struct MHD_Connection *` handed to another thread while its connection is suspended.
+///
+/// `@unchecked Sendable`: the other thread only calls `MHD_resume_connection` on it, once, which libmicrohttpd
+/// allows from any thread; the connection cannot be freed while suspended, and the server resumes every
+/// suspended connection (waiting for the compute threads) before it stops the daemon.
+private struct SuspendedConnection: @unchecked Sendable {
+    let pointer: OpaquePointer
+
+    func resume() { MHD_resume_connection(pointer) }
+}
+
+/// A request on its way to a compute thread; the thread takes it out, so that its body is freed as soon as the
+/// handler has read it.
+///
+/// `@unchecked Sendable`: created on the connection thread, then used only by the one compute thread that
+/// runs the job (the pool's queue lock orders the two).
+private final class PendingRequest: @unchecked Sendable {
+    private var request: HTTPRequest?
+
+    init(_ request: HTTPRequest) { self.request = request }
+
+    func take() -> HTTPRequest {
+        defer { request = nil }
+        return request!
+    }
+}
 
 /// `MHD_OPTION_URI_LOG_CALLBACK`: creates the per-request state and returns it retained.
 func microHTTPURILog(
@@ -32,7 +64,7 @@ func microHTTPURILog(
     return Unmanaged.passRetained(state).toOpaque()
 }
 
-/// `MHD_OPTION_NOTIFY_COMPLETED`: releases the per-request state exactly once.
+/// `MHD_OPTION_NOTIFY_COMPLETED`: gives back the request's memory budget and releases its state, exactly once.
 func microHTTPRequestCompleted(
     _ cls: UnsafeMutableRawPointer?,
     _ connection: OpaquePointer?,
@@ -41,9 +73,13 @@ func microHTTPRequestCompleted(
 ) {
     guard let cls, let requestContext, let raw = requestContext.pointee else { return }
     requestContext.pointee = nil
-    Unmanaged<RequestState>.fromOpaque(raw).release()
-    Unmanaged<ServerContext>.fromOpaque(cls).takeUnretainedValue()
-        .inFlightRequests.subtract(1, ordering: .relaxed)
+    let state = Unmanaged<RequestState>.fromOpaque(raw).takeRetainedValue()
+    let context = Unmanaged<ServerContext>.fromOpaque(cls).takeUnretainedValue()
+    if state.reserved > 0 {
+        context.budget.release(state.reserved)
+        state.reserved = 0
+    }
+    context.inFlightRequests.subtract(1, ordering: .relaxed)
 }
 
 /// The access handler (`MHD_AccessHandlerCallback`).
@@ -74,27 +110,36 @@ func microHTTPAccessHandler(
     case .awaitingHead:
         return readHead(of: state, method: method, connection: connection, context: context)
 
+    case .awaitingAdmission:
+        // Resumed: the budget has decided (libmicrohttpd repeats the first call).
+        guard state.admitted else {
+            state.phase = .answered
+            let overload = HTTPServer.Overload.memoryBudgetExhausted(
+                needed: state.refusedBytes, capacity: context.budget.capacity)
+            return queue(context.overloadResponse(overload, to: state), on: connection, forceClose: true)
+        }
+        state.phase = .readingBody
+        return .YES
+
     case .readingBody, .discardingBody:
         let size = uploadDataSize.pointee
         if size > 0 {
             uploadDataSize.pointee = 0
             return consumeChunk(uploadData, size: size, into: state, context: context)
         }
-        // Last call: the whole request is in.
-        if state.phase == .discardingBody {
-            state.phase = .answered
-            return queue(context.payloadTooLargeResponse, on: connection, forceClose: true)
-        }
+        return answer(state, on: connection, context: context)
+
+    case .computing:
+        // Not called while suspended; swallow anything else.
+        uploadDataSize.pointee = 0
+        return .YES
+
+    case .answerReady:
+        // Resumed by the compute thread (libmicrohttpd repeats the last call).
         state.phase = .answered
-        let (path, query) = state.pathAndQuery
-        let body = state.takeBody(zeroingPadding: context.bodyCapacityPadding)
-        let isLarge = body.count >= ProcessMemory.largeRequestBytes
-        var request = HTTPRequest(method: state.method, path: path, query: query, headers: state.headers, body: body)
-        request.client = state.client
-        let response = context.handler(request)
-        let queued = queue(response, on: connection, forceClose: context.isShuttingDown.load(ordering: .relaxed))
-        if isLarge { ProcessMemory.releaseFreeMemory() }
-        return queued
+        let response = state.answer ?? context.overloadResponse(.shuttingDown, to: state)
+        state.answer = nil
+        return send(response, on: connection, context: context)
 
     case .answered:
         // libmicrohttpd stops calling once a response is queued; swallow anything else.
@@ -103,7 +148,8 @@ func microHTTPAccessHandler(
     }
 }
 
-/// First access-handler call: copies the head out of C and decides whether the body is acceptable.
+/// First access-handler call: copies the head out of C, decides whether the body is acceptable, and reserves
+/// the request's memory (or suspends the connection until the budget decides).
 private func readHead(
     of state: RequestState,
     method: UnsafePointer<CChar>?,
@@ -117,29 +163,48 @@ private func readHead(
        let address = info.pointee.client_addr {
         state.client = ClientAddress(copying: address)
     }
+    // A large answer before this request shortened the connection's timeout; the idle timeout is back.
+    if let info = CMicroHTTPD_get_connection_info(connection, .CONNECTION_INFO_CONNECTION_TIMEOUT),
+       info.pointee.connection_timeout != context.connectionTimeoutSeconds {
+        _ = CMicroHTTPD_set_connection_timeout(connection, context.connectionTimeoutSeconds)
+    }
 
-    guard let declared = state.headers["content-length"].flatMap({ Int($0) }) else {
-        state.phase = .readingBody  // no body, or chunked: checked as it arrives
+    let declared = state.headers["content-length"].flatMap { Int($0) }
+    if let declared, declared > context.maxBodyBytes {
+        // libmicrohttpd 0.9.75 only skips the unread body of an early answer for POST and PUT
+        // (it then closes the connection, and sends no `100 Continue`). For other methods read
+        // and discard the body, then answer.
+        if state.method == "POST" || state.method == "PUT" {
+            state.phase = .answered
+            return queue(context.payloadTooLargeResponse, on: connection, forceClose: true)
+        }
+        state.phase = .discardingBody
+        state.discardReason = .tooLarge
         return .YES
     }
-    guard declared > context.maxBodyBytes else {
-        state.body.reserveCapacity(declared + context.bodyCapacityPadding)
+
+    if let declared { state.body.reserveCapacity(declared + context.bodyCapacityPadding) }
+    let needed = context.estimate(state, bodyBytes: declared ?? 0)
+    if context.budget.tryReserve(needed) {
+        state.reserved = needed
         state.phase = .readingBody
         return .YES
     }
-    // libmicrohttpd 0.9.75 only skips the unread body of an early answer for POST and PUT
-    // (it then closes the connection, and sends no `100 Continue`). For other methods read
-    // and discard the body, then answer.
-    if state.method == "POST" || state.method == "PUT" {
-        state.phase = .answered
-        return queue(context.payloadTooLargeResponse, on: connection, forceClose: true)
+    // No room now: wait for it with the connection suspended (the connection thread serves others meanwhile).
+    state.phase = .awaitingAdmission
+    state.refusedBytes = needed
+    MHD_suspend_connection(connection)
+    let suspended = SuspendedConnection(pointer: connection)
+    context.budget.reserve(needed, waitingAtMost: context.admissionTimeout) { admitted in
+        if admitted { state.reserved = needed }
+        state.admitted = admitted
+        suspended.resume()
     }
-    state.phase = .discardingBody
     return .YES
 }
 
-/// A body chunk: append it, or discard it once past the limit; cut the connection if a client
-/// keeps sending far past the limit.
+/// A body chunk: append it (growing the reservation of a body of unknown length), or discard it once past
+/// the limit or the budget; cut the connection if a client keeps sending far past the limit.
 private func consumeChunk(
     _ data: UnsafePointer<CChar>?,
     size: Int,
@@ -147,9 +212,15 @@ private func consumeChunk(
     context: ServerContext
 ) -> MHD_Result {
     if state.phase == .readingBody {
-        if state.body.count + size <= context.maxBodyBytes, let data {
-            state.appendBody(data, count: size)
-            return .YES
+        let length = state.body.count + size
+        if length <= context.maxBodyBytes, let data {
+            if reserve(forBodyOf: length, state: state, context: context) {
+                state.appendBody(data, count: size)
+                return .YES
+            }
+            state.discardReason = .overBudget
+        } else {
+            state.discardReason = .tooLarge
         }
         state.phase = .discardingBody
         state.discardedBytes = state.body.count
@@ -158,6 +229,110 @@ private func consumeChunk(
     state.discardedBytes += size
     // Returning NO makes libmicrohttpd close the connection without a response.
     return state.discardedBytes - context.maxBodyBytes > context.overflowDrainLimit ? .NO : .YES
+}
+
+/// Makes the request's reservation cover a body of `length` bytes (only a body of unknown length grows past
+/// what the head reserved): asks for the room of twice the length at once, so a growing body asks
+/// O(log n) times, and for just enough if that does not fit.
+private func reserve(forBodyOf length: Int, state: RequestState, context: ServerContext) -> Bool {
+    let needed = context.estimate(state, bodyBytes: length)
+    guard needed > state.reserved else { return true }
+    let ample = context.estimate(state, bodyBytes: min(context.maxBodyBytes, max(2 * length, 64 * 1024)))
+    for target in [ample, needed] where context.budget.tryReserve(target - state.reserved) {
+        state.reserved = target
+        return true
+    }
+    state.refusedBytes = needed
+    return false
+}
+
+/// Last access-handler call of a body: answers a light request here; suspends the connection and hands a heavy
+/// one to the compute pool.
+private func answer(_ state: RequestState, on connection: OpaquePointer, context: ServerContext) -> MHD_Result {
+    if state.phase == .discardingBody {
+        state.phase = .answered
+        switch state.discardReason {
+        case .tooLarge:
+            return queue(context.payloadTooLargeResponse, on: connection, forceClose: true)
+        case .overBudget:
+            let overload = HTTPServer.Overload.memoryBudgetExhausted(
+                needed: state.refusedBytes, capacity: context.budget.capacity)
+            return queue(context.overloadResponse(overload, to: state), on: connection, forceClose: true)
+        }
+    }
+    let (path, query) = state.pathAndQuery
+    let body = state.takeBody(zeroingPadding: context.bodyCapacityPadding)
+    let bodyBytes = body.count
+    var request = HTTPRequest(method: state.method, path: path, query: query, headers: state.headers, body: body)
+    request.client = state.client
+
+    if bodyBytes < context.inlineBodyLimit {
+        state.phase = .answered
+        let response = context.handler(request)
+        settle(state, answerBytes: response.body.count, context: context)
+        return send(response, on: connection, context: context)
+    }
+
+    state.phase = .computing
+    MHD_suspend_connection(connection)
+    let suspended = SuspendedConnection(pointer: connection)
+    let pending = PendingRequest(request)
+    let job = ComputePool.Job(
+        run: {
+            let response = context.handler(pending.take())
+            settle(state, answerBytes: response.body.count, context: context)
+            if bodyBytes >= ProcessMemory.largeRequestBytes { ProcessMemory.releaseFreeMemory() }
+            state.answer = response
+            state.phase = .answerReady
+            suspended.resume()
+        },
+        cancel: {
+            settle(state, answerBytes: 0, context: context)
+            state.answer = context.overloadResponse(.shuttingDown, to: state)
+            state.phase = .answerReady
+            suspended.resume()
+        })
+    if !context.pool.submit(job) {
+        settle(state, answerBytes: 0, context: context)
+        state.answer = context.overloadResponse(
+            context.isShuttingDown.load(ordering: .relaxed) ? .shuttingDown : .computeQueueFull(limit: context.pool.queueLimit),
+            to: state)
+        state.phase = .answerReady
+        suspended.resume()
+    }
+    return .YES
+}
+
+/// Once the answer exists, the request holds only the answer (and libmicrohttpd's copy or buffer of it)
+/// until it has been sent: the rest of its reservation goes back to the budget.
+private func settle(_ state: RequestState, answerBytes: Int, context: ServerContext) {
+    let holding = answerBytes + responseOverheadBytes
+    if holding < state.reserved {
+        context.budget.release(state.reserved - holding)
+    } else if holding > state.reserved {
+        context.budget.forceReserve(holding - state.reserved)  // the memory is in use already: account for it
+    }
+    state.reserved = holding
+}
+
+/// libmicrohttpd's own memory for an answer: its response object and, for a streamed answer, its block buffer.
+private let responseOverheadBytes = streamedBlockBytes + 1024
+
+/// Answers of at least this many bytes are streamed from the Swift array (no copy); smaller ones are copied.
+private let streamedAnswerBytes = 64 * 1024
+
+/// The block libmicrohttpd reads a streamed answer in.
+private let streamedBlockBytes = 64 * 1024
+
+/// Queues an answer; a large one shortens the connection's timeout so that a client that reads nothing of it
+/// loses the connection (and the answer's memory comes back) after the send timeout.
+private func send(_ response: HTTPResponse, on connection: OpaquePointer, context: ServerContext) -> MHD_Result {
+    if response.body.count >= streamedAnswerBytes, context.sendTimeoutSeconds < context.connectionTimeoutSeconds
+        || context.connectionTimeoutSeconds == 0
+    {
+        _ = CMicroHTTPD_set_connection_timeout(connection, context.sendTimeoutSeconds)
+    }
+    return queue(response, on: connection, forceClose: context.isShuttingDown.load(ordering: .relaxed))
 }
 
 /// `MHD_KeyValueIteratorN` collecting request headers into the RequestState passed as `cls`,
@@ -190,13 +365,24 @@ private func microHTTPCollectHeader(
     return .YES
 }
 
-/// Copies `response` into a libmicrohttpd response, queues it and destroys our reference.
-/// - Parameter forceClose: Adds `Connection: close` (shutdown, 413).
+/// Hands `response` to libmicrohttpd, queues it and destroys our reference. A body of at least
+/// ``streamedAnswerBytes`` is read by libmicrohttpd from the Swift array block by block (kept alive until
+/// libmicrohttpd frees the response); a smaller one is copied.
+/// - Parameter forceClose: Adds `Connection: close` (shutdown, 413, 503).
 /// - Returns: `.NO` when libmicrohttpd could not allocate or queue (it then closes the connection).
 private func queue(_ response: HTTPResponse, on connection: OpaquePointer, forceClose: Bool) -> MHD_Result {
-    let created = response.body.withUnsafeBytes { bytes in
-        // MUST_COPY: libmicrohttpd copies the bytes before this returns; the pointer is not kept.
-        MHD_create_response_from_buffer(bytes.count, UnsafeMutableRawPointer(mutating: bytes.baseAddress), .RESPMEM_MUST_COPY)
+    let created: OpaquePointer?
+    if response.body.count >= streamedAnswerBytes {
+        let body = Unmanaged.passRetained(StreamedBody(response.body)).toOpaque()
+        created = MHD_create_response_from_callback(
+            UInt64(response.body.count), streamedBlockBytes, microHTTPReadBody, body, microHTTPFreeBody)
+        if created == nil { Unmanaged<StreamedBody>.fromOpaque(body).release() }
+    } else {
+        created = response.body.withUnsafeBytes { bytes in
+            // MUST_COPY: libmicrohttpd copies the bytes before this returns; the pointer is not kept.
+            MHD_create_response_from_buffer(
+                bytes.count, UnsafeMutableRawPointer(mutating: bytes.baseAddress), .RESPMEM_MUST_COPY)
+        }
     }
     guard let mhdResponse = created else { return .NO }
     defer { MHD_destroy_response(mhdResponse) }
@@ -215,4 +401,31 @@ private func queue(_ response: HTTPResponse, on connection: OpaquePointer, force
     }
     let status = UInt32(clamping: response.status)
     return MHD_queue_response(connection, (100...999).contains(status) ? status : 500, mhdResponse)
+}
+
+/// An answer body libmicrohttpd reads block by block; retained by it from creation to its free callback.
+private final class StreamedBody {
+    let bytes: [UInt8]
+    init(_ bytes: [UInt8]) { self.bytes = bytes }
+}
+
+/// `MHD_ContentReaderCallback` of a streamed answer: copies the block at `position` into libmicrohttpd's buffer.
+private func microHTTPReadBody(
+    _ cls: UnsafeMutableRawPointer?, _ position: UInt64, _ buffer: UnsafeMutablePointer<CChar>?, _ capacity: Int
+) -> Int {
+    guard let cls, let buffer else { return -1 }
+    let body = Unmanaged<StreamedBody>.fromOpaque(cls).takeUnretainedValue()
+    let start = Int(clamping: position)
+    let count = min(capacity, body.bytes.count - start)
+    guard count > 0 else { return -1 }  // MHD_CONTENT_READER_END_OF_STREAM
+    body.bytes.withUnsafeBytes { bytes in
+        UnsafeMutableRawPointer(buffer).copyMemory(from: bytes.baseAddress! + start, byteCount: count)
+    }
+    return count
+}
+
+/// `MHD_ContentReaderFreeCallback` of a streamed answer: libmicrohttpd is done with it.
+private func microHTTPFreeBody(_ cls: UnsafeMutableRawPointer?) {
+    guard let cls else { return }
+    Unmanaged<StreamedBody>.fromOpaque(cls).release()
 }

@@ -1,18 +1,36 @@
 /// One request's progress through the access-handler protocol.
 ///
-/// Created by the URI-log callback (retained, passed to C as the request's `con_cls`), touched only
-/// by the worker thread that owns the connection, released in the completion callback.
-final class RequestState {
-    /// Where the access handler is in its three-phase protocol.
+/// Created by the URI-log callback (retained, passed to C as the request's `con_cls`), released in the
+/// completion callback.
+///
+/// `@unchecked Sendable`: it is touched by one thread at a time. The connection thread that owns the
+/// connection uses it, except while the connection is suspended: then exactly one other thread (the compute
+/// thread that took the job, or the thread that tells the admission decision) uses it, and gives it back
+/// through `MHD_resume_connection`, whose mutex and wake-up order that thread's writes before the connection
+/// thread's next access-handler call.
+final class RequestState: @unchecked Sendable {
+    /// Where the access handler is in its protocol.
     enum Phase {
         /// Request line seen; the first access-handler call (head complete) has not happened.
         case awaitingHead
+        /// Suspended until the memory budget admits or refuses the request (``admitted``).
+        case awaitingAdmission
         /// Head read; body chunks may follow.
         case readingBody
-        /// The body went past the limit: chunks are discarded, the answer will be 413.
+        /// The body is being thrown away (``discardReason``): chunks are discarded, the answer is an error.
         case discardingBody
+        /// Suspended while a compute thread answers.
+        case computing
+        /// ``answer`` is ready to be queued.
+        case answerReady
         /// A response has been queued.
         case answered
+    }
+
+    /// Why a body is thrown away.
+    enum DiscardReason {
+        case tooLarge
+        case overBudget
     }
 
     /// The request target exactly as sent (path and query).
@@ -24,9 +42,24 @@ final class RequestState {
     var body: [UInt8] = []
     /// Bytes thrown away while ``Phase/discardingBody``.
     var discardedBytes = 0
+    var discardReason = DiscardReason.tooLarge
+    /// Bytes this request holds in the memory budget; given back in the completion callback.
+    var reserved = 0
+    /// The budget's decision, set while ``Phase/awaitingAdmission``.
+    var admitted = false
+    /// The bytes the request needed when it was refused (for the 503).
+    var refusedBytes = 0
+    /// The answer computed while the connection was suspended.
+    var answer: HTTPResponse?
 
     init(target: String) {
         self.target = target
+    }
+
+    /// The path of the target (before the first `?`).
+    var path: Substring {
+        guard let mark = target.utf8.firstIndex(of: UInt8(ascii: "?")) else { return target[...] }
+        return target[..<mark]
     }
 
     /// The target split at the first `?`.

@@ -1,10 +1,10 @@
 import Synchronization
 
-/// What the C callbacks need, shared by every worker thread; handed to libmicrohttpd as its `cls`.
+/// What the C callbacks need, shared by every connection thread; handed to libmicrohttpd as its `cls`.
 ///
-/// Immutable apart from two atomics, hence `Sendable` without exceptions.
+/// Immutable apart from its atomics and the thread-safe budget and pool, hence `Sendable` without exceptions.
 final class ServerContext: Sendable {
-    /// The application handler, called on worker threads.
+    /// The application handler, called on connection threads (light requests) and compute threads (heavy ones).
     let handler: @Sendable (HTTPRequest) -> HTTPResponse
     /// The largest accepted body.
     let maxBodyBytes: Int
@@ -14,6 +14,21 @@ final class ServerContext: Sendable {
     let overflowDrainLimit: Int
     /// The 413 answer.
     let payloadTooLargeResponse: HTTPResponse
+    /// The 503 answers.
+    private let overload: @Sendable (HTTPServer.Overload, String, String) -> HTTPResponse
+    /// What every request in flight may hold together.
+    let budget: MemoryBudget
+    /// A request's peak memory from its method, path and body size.
+    let memoryEstimate: @Sendable (String, String, Int) -> Int
+    /// The longest wait for room in the budget.
+    let admissionTimeout: Duration
+    /// Bodies at least this large are computed on the pool.
+    let inlineBodyLimit: Int
+    /// The idle timeout, and the shorter one while a large answer waits for its reader, in seconds.
+    let connectionTimeoutSeconds: UInt32
+    let sendTimeoutSeconds: UInt32
+    /// Where heavy requests are computed.
+    let pool: ComputePool
     /// Set once shutdown begins; responses then carry `Connection: close`.
     let isShuttingDown = Atomic<Bool>(false)
     /// Requests between their request line and their completion notice.
@@ -25,5 +40,25 @@ final class ServerContext: Sendable {
         self.bodyCapacityPadding = configuration.bodyCapacityPadding
         self.overflowDrainLimit = max(configuration.maxBodyBytes, 1 << 20)
         self.payloadTooLargeResponse = configuration.payloadTooLargeResponse
+        self.overload = configuration.overloadResponse
+        self.budget = configuration.memoryBudget
+        self.memoryEstimate = configuration.memoryEstimate
+        self.admissionTimeout = configuration.admissionTimeout
+        self.inlineBodyLimit = configuration.inlineBodyLimit
+        self.connectionTimeoutSeconds = UInt32(clamping: configuration.connectionTimeoutSeconds)
+        self.sendTimeoutSeconds = UInt32(clamping: configuration.sendTimeoutSeconds)
+        self.pool = ComputePool(threads: configuration.computeThreads, queueLimit: configuration.computeQueueLimit)
+    }
+
+    /// The 503 answer to a request for `reason`.
+    func overloadResponse(_ reason: HTTPServer.Overload, to state: RequestState) -> HTTPResponse {
+        var response = overload(reason, state.method, String(state.path))
+        response.status = 503
+        return response
+    }
+
+    /// The bytes a request needs, never less than its body.
+    func estimate(_ state: RequestState, bodyBytes: Int) -> Int {
+        max(bodyBytes, memoryEstimate(state.method, String(state.path), bodyBytes))
     }
 }

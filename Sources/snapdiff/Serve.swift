@@ -10,7 +10,8 @@ struct Serve: ParsableCommand {
         discussion: """
             Every option can also be set by an environment variable (SNAPDIFF_HOST, SNAPDIFF_PORT, \
             SNAPDIFF_THREADS, SNAPDIFF_MAX_BODY_BYTES, SNAPDIFF_CONNECTION_LIMIT, SNAPDIFF_CONNECTION_TIMEOUT, \
-            SNAPDIFF_SHUTDOWN_GRACE, SNAPDIFF_LOG_LEVEL); a flag overrides its variable. SNAPDIFF_CURSOR_KEY \
+            SNAPDIFF_SHUTDOWN_GRACE, SNAPDIFF_LOG_LEVEL, SNAPDIFF_MEMORY_BUDGET, SNAPDIFF_COMPUTE_THREADS, \
+            SNAPDIFF_COMPUTE_QUEUE_LIMIT, SNAPDIFF_ADMISSION_TIMEOUT, SNAPDIFF_SEND_TIMEOUT); a flag overrides its variable. SNAPDIFF_CURSOR_KEY \
             (environment only, at least 16 characters, the same on every replica) keys the layout cursors. In a \
             container bind 0.0.0.0. SIGTERM or SIGINT stop the service gracefully. Logs are JSON lines on \
             standard error.
@@ -37,6 +38,26 @@ struct Serve: ParsableCommand {
 
     @Option(help: "Seconds shutdown waits for in-flight requests (env SNAPDIFF_SHUTDOWN_GRACE). Default 10.")
     var shutdownGrace: Int?
+
+    @Option(
+        help: """
+            Memory every request in flight may hold together, in bytes or with Ki, Mi or Gi \
+            (env SNAPDIFF_MEMORY_BUDGET). Default: the cgroup memory limit (else physical memory) less 64 MiB and \
+            64 KiB per connection.
+            """)
+    var memoryBudget: String?
+
+    @Option(help: "Threads computing large requests (env SNAPDIFF_COMPUTE_THREADS). Default: the number of cores.")
+    var computeThreads: Int?
+
+    @Option(help: "Large requests that may wait for a compute thread; more get 503 (env SNAPDIFF_COMPUTE_QUEUE_LIMIT). Default 64.")
+    var computeQueueLimit: Int?
+
+    @Option(help: "Seconds a request may wait for room in the memory budget before a 503 (env SNAPDIFF_ADMISSION_TIMEOUT). Default 5.")
+    var admissionTimeout: Int?
+
+    @Option(help: "Seconds a client may read nothing of a large answer before it is cut (env SNAPDIFF_SEND_TIMEOUT). Default 10.")
+    var sendTimeout: Int?
 
     @Option(help: "trace, debug, info, notice, warning, error or critical (env SNAPDIFF_LOG_LEVEL). Default info.")
     var logLevel: String?
@@ -69,10 +90,28 @@ struct Serve: ParsableCommand {
             }
             configuration.cursorSecret = secret
         }
-        guard (0...65535).contains(configuration.port) else { throw ValidationError("port \(configuration.port) is not 0…65535") }
-        guard configuration.threads >= 1 else { throw ValidationError("threads must be at least 1") }
-        guard configuration.maxBodyBytes >= 1 else { throw ValidationError("the body limit must be at least 1 byte") }
-        guard configuration.connectionLimit >= 1 else { throw ValidationError("the connection limit must be at least 1") }
+        configuration.computeThreads = try value(computeThreads, "SNAPDIFF_COMPUTE_THREADS") ?? configuration.computeThreads
+        configuration.computeQueueLimit =
+            try value(computeQueueLimit, "SNAPDIFF_COMPUTE_QUEUE_LIMIT") ?? configuration.computeQueueLimit
+        if let seconds = try value(admissionTimeout, "SNAPDIFF_ADMISSION_TIMEOUT") {
+            guard seconds >= 0 else { throw ValidationError("the admission timeout cannot be negative") }
+            configuration.admissionTimeout = .seconds(seconds)
+        }
+        if let seconds = try value(sendTimeout, "SNAPDIFF_SEND_TIMEOUT") {
+            guard seconds >= 1 else { throw ValidationError("the send timeout must be at least 1 second") }
+            configuration.sendTimeout = .seconds(seconds)
+        }
+        if let text = memoryBudget ?? environment["SNAPDIFF_MEMORY_BUDGET"] {
+            guard let bytes = Self.bytes(text), bytes >= 1 else {
+                throw ValidationError("memory budget \(text) is not a positive number of bytes (e.g. 402653184 or 384Mi)")
+            }
+            configuration.memoryBudget = bytes
+        }
+        do {
+            try configuration.validate()
+        } catch {
+            throw ValidationError(error.description)
+        }
         let levelName = logLevel ?? environment["SNAPDIFF_LOG_LEVEL"] ?? "info"
         guard let level = Logger.Level(rawValue: levelName) else {
             throw ValidationError("log level \(levelName) is not one of \(Logger.Level.allCases.map(\.rawValue).joined(separator: ", "))")
@@ -87,5 +126,17 @@ struct Serve: ParsableCommand {
             logger.critical("cannot start", metadata: ["error": "\(error)"])
             throw ExitCode(1)
         }
+    }
+
+    /// A byte count written as digits, optionally followed by `Ki`, `Mi` or `Gi` (powers of 1024, as in
+    /// Kubernetes quantities).
+    static func bytes(_ text: String) -> Int? {
+        let units: [(String, Int)] = [("Ki", 1 << 10), ("Mi", 1 << 20), ("Gi", 1 << 30)]
+        for (suffix, scale) in units where text.hasSuffix(suffix) {
+            guard let number = Int(text.dropLast(suffix.count)) else { return nil }
+            let (product, overflow) = number.multipliedReportingOverflow(by: scale)
+            return overflow ? nil : product
+        }
+        return Int(text)
     }
 }

@@ -1,0 +1,34 @@
+/// The memory a request needs at its peak, bounded from what is known before its body is read: its route and
+/// its body size. The HTTP layer reserves this much of the memory budget before it reads the body.
+///
+/// The bounds are measured, not guessed: `Benchmarks/memory/shapes.py` sends the worst shapes of each route at
+/// the body limit (tiny items, deep content, many sections, the largest answers, layouts in 64 columns) and
+/// BENCHMARKS.md records peak RSS above the idle process ÷ body for each. A route's factor is the largest of
+/// its shapes, rounded up, and covers the body itself, the parse, the engine's tables, the answer being
+/// written and the answer waiting to be sent.
+public enum RequestMemory {
+    /// Peak bytes per body byte of a `POST /diff`, at most (the worst measured shape, rounded up).
+    public static let diffBytesPerBodyByte = 16
+    /// Peak bytes per body byte of a `POST /layout`, at most.
+    public static let layoutBytesPerBodyByte = 16
+    /// Any request's fixed part: its state, headers, a small answer and libmicrohttpd's buffers.
+    public static let fixedBytes = 64 * 1024
+
+    /// The bytes a request to `path` with a body of `bodyBytes` bytes needs at its peak.
+    /// - Complexity: O(1).
+    public static func estimate(method: String, path: String, bodyBytes: Int) -> Int {
+        let body = max(0, bodyBytes)
+        switch path {
+        case "/diff": return fixedBytes + diffBytesPerBodyByte * body
+        case "/layout": return fixedBytes + layoutBytesPerBodyByte * body
+        case "/openapi.yaml": return fixedBytes + OpenAPIDocument.bytes.count + body
+        default: return fixedBytes + body
+        }
+    }
+
+    /// The most any request within a body limit can need: what the budget must hold for the largest body to
+    /// be served at all.
+    public static func largest(maxBodyBytes: Int) -> Int {
+        ["/diff", "/layout"].map { estimate(method: "POST", path: $0, bodyBytes: maxBodyBytes) }.max()!
+    }
+}
