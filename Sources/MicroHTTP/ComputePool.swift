@@ -57,6 +57,9 @@ final class ComputePool: Sendable {
     /// Jobs waiting for a thread now.
     var queuedCount: Int { state.withLock { $0.queue.count } }
 
+    /// Whether ``close()`` has begun.
+    var isClosed: Bool { state.withLock { $0.closed } }
+
     /// Threads computing now.
     var busyCount: Int { state.withLock { $0.busy } }
 

@@ -306,7 +306,7 @@ private func answer(_ state: RequestState, on connection: OpaquePointer, context
 /// Once the answer exists, the request holds only the answer (and libmicrohttpd's copy or buffer of it)
 /// until it has been sent: the rest of its reservation goes back to the budget.
 private func settle(_ state: RequestState, answerBytes: Int, context: ServerContext) {
-    let holding = answerBytes + responseOverheadBytes
+    let holding = answerBytes + (answerBytes >= streamedAnswerBytes ? streamedBlockBytes : 0) + responseObjectBytes
     if holding < state.reserved {
         context.budget.release(state.reserved - holding)
     } else if holding > state.reserved {
@@ -315,8 +315,8 @@ private func settle(_ state: RequestState, answerBytes: Int, context: ServerCont
     state.reserved = holding
 }
 
-/// libmicrohttpd's own memory for an answer: its response object and, for a streamed answer, its block buffer.
-private let responseOverheadBytes = streamedBlockBytes + 1024
+/// libmicrohttpd's response object and headers (a streamed answer adds its block buffer, a copied one its copy).
+private let responseObjectBytes = 1024
 
 /// Answers of at least this many bytes are streamed from the Swift array (no copy); smaller ones are copied.
 private let streamedAnswerBytes = 64 * 1024
