@@ -134,7 +134,8 @@ def read_response(sock, deadline):
         if not chunk:
             raise ConnectionError(f"closed after {len(data)} bytes of headers")
         data += chunk
-    head, _, body = data.partition(b"\r\n\r\n")
+    head, _, rest = data.partition(b"\r\n\r\n")
+    body = bytearray(rest)
     lines = head.decode("latin-1").split("\r\n")
     parts = lines[0].split(" ", 2)
     if len(parts) < 2 or not parts[0].startswith("HTTP/1."):
@@ -150,7 +151,7 @@ def read_response(sock, deadline):
         if not chunk:
             raise ConnectionError(f"closed after {len(body)} of {length} body bytes")
         body += chunk
-    return int(parts[1]), headers, body[:length]
+    return int(parts[1]), headers, bytes(body[:length])
 
 
 def http(port, method, path, body=None, content_type="application/json", timeout=10):

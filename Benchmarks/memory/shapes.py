@@ -11,11 +11,13 @@ and VmRSS again, stop the server with SIGTERM (SIGKILL after 30 s) and print a r
     idle RSS, VmHWM, RSS after, (VmHWM - idle RSS) / body
 
     python3 Benchmarks/memory/shapes.py --binary PATH [--body-bytes N] [--shapes a,b,...] [--json OUT]
-                                        [--concurrent K] [--threads T] [--list] [--save-bodies DIR]
+                                        [--concurrent K] [--threads T] [--sample-ms MS] [--list]
+                                        [--save-bodies DIR]
 
 --concurrent K sends the same body on K sockets at once to one server (one row per shape; response
 size and status are those of the first answer, all statuses are listed in the JSON). --save-bodies DIR
-writes each body to DIR/SHAPE.json (for valgrind runs). --list prints the shapes with what they test.
+writes each body to DIR/SHAPE.json. --sample-ms MS records
+VmRSS every MS ms during the request (JSON only: "rss_series", [seconds, KiB] pairs). --list prints the shapes with what they test.
 Every server started is stopped (also on Ctrl-C); only 127.0.0.1 is contacted.
 """
 import argparse
@@ -406,7 +408,17 @@ def request_bytes(path, body):
     return head.encode() + body
 
 
-def measure(binary, name, body, counts, threads, concurrent):
+def sample_rss(pid, period, stop, series, started):
+    """Appends (seconds since start, VmRSS KiB) every `period` seconds until `stop` is set."""
+    while not stop.is_set():
+        try:
+            series.append((round(time.time() - started, 4), proc_status(pid)["VmRSS"]))
+        except (OSError, KeyError):
+            return
+        stop.wait(period)
+
+
+def measure(binary, name, body, counts, threads, concurrent, sample_ms=0):
     path = SHAPES[name][0]
     server = Server(binary, max_body=max(len(body) + 4096, 1 << 20), threads=threads)
     try:
@@ -423,12 +435,21 @@ def measure(binary, name, body, counts, threads, concurrent):
                 errors.append(f"{type(error).__name__}: {error}")
 
         started = time.time()
+        series, stop_sampling = [], threading.Event()
+        sampler = None
+        if sample_ms > 0:
+            sampler = threading.Thread(target=sample_rss, daemon=True,
+                                       args=(server.proc.pid, sample_ms / 1000, stop_sampling, series, started))
+            sampler.start()
         workers = [threading.Thread(target=one, args=(k,), daemon=True) for k in range(concurrent)]
         for w in workers:
             w.start()
         for w in workers:
             w.join(REQUEST_TIMEOUT + 10)
         seconds = time.time() - started
+        stop_sampling.set()
+        if sampler:
+            sampler.join(5)
         time.sleep(0.2)
         after = proc_status(server.proc.pid)
     finally:
@@ -444,6 +465,8 @@ def measure(binary, name, body, counts, threads, concurrent):
         "ratio": round((after["VmHWM"] - idle["VmRSS"]) * 1024 / (len(body) * concurrent), 2),
         "exit_code": exit_code, "errors": errors,
     }
+    if sample_ms > 0:
+        row["rss_series"] = series
     return row
 
 
@@ -480,6 +503,8 @@ def main():
     parser.add_argument("--json", help="write the rows as JSON to this file")
     parser.add_argument("--concurrent", type=int, default=1, help="send each body K times at once (K sockets)")
     parser.add_argument("--threads", type=int, default=2, help="server worker threads (default 2)")
+    parser.add_argument("--sample-ms", type=float, default=0,
+                        help="also record VmRSS every this many ms during the request (rss_series in --json)")
     parser.add_argument("--save-bodies", help="also write each body to DIR/SHAPE.json")
     parser.add_argument("--list", action="store_true", help="list the shapes and exit")
     args = parser.parse_args()
@@ -504,7 +529,7 @@ def main():
             os.makedirs(args.save_bodies, exist_ok=True)
             with open(os.path.join(args.save_bodies, name + ".json"), "wb") as f:
                 f.write(body)
-        rows.append(measure(args.binary, name, body, counts, args.threads, args.concurrent))
+        rows.append(measure(args.binary, name, body, counts, args.threads, args.concurrent, args.sample_ms))
         del body
         print_table(rows[-1:], sys.stderr)
         if args.json:  # rewritten after each shape, so a long run leaves what it measured

@@ -1,0 +1,333 @@
+#!/usr/bin/env python3
+"""The limits check behind scripts/limits-check (standard library only).
+
+Starts `snapdiff serve` with the settings of deploy/kubernetes/deployment.yaml (its SNAPDIFF_* variables and
+its memory limit), inside a memory cgroup with that limit when this machine lets us make one (as root, cgroup
+v1 or v2), so that the server sizes its budget from the cgroup as it does in a pod and the kernel enforces the
+limit. Then, all at once, every round:
+
+- 4 clients each send a /diff of tiny items ({"id": n}, the worst shape per byte) at the body limit;
+- 1 client sends a /layout of ~1 M items in 64 columns (the largest answer per byte of body);
+- 20 clients send a ~5 MB /layout (a ~19 MB answer each) with 4 KiB receive buffers and never read it;
+- a separate probe process sends GET /healthz every 50 ms on a fresh connection and times each answer.
+
+It passes when:
+- the server's peak RSS (VmHWM) stays at or below the Deployment's memory limit (and the cgroup never killed it);
+- every answer the reading clients got is 200, or 503 problem+json with Retry-After;
+- every /healthz answered 200 within 50 ms, from the first round's start to the last round's end;
+- the never-reading clients lost their connections within the send timeout plus the idle timeout (and their
+  answers' memory came back: the budget's reserved bytes return to 0);
+- afterwards the server still answers a small /diff, and it exits 0 on SIGTERM.
+
+    limits_check.py --binary PATH [--rounds N] [--deployment deploy/kubernetes/deployment.yaml]
+"""
+import argparse
+import json
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from load_check import SMALL_DIFF, free_port, http, read_response, request_bytes  # noqa: E402
+
+PROBE_LIMIT_MS = 50
+NEVER_READING = 20
+
+
+def deployment_settings(path):
+    """The SNAPDIFF_* variables and the memory limit (bytes) of the Deployment's container."""
+    text = open(path).read()
+    env = dict(re.findall(r'- name: (SNAPDIFF_[A-Z_]+)\s+value: "([^"]*)"', text))
+    resources = text.index("resources:")
+    limits = text[text.index("limits:", resources):]
+    quantity = re.search(r"memory:\s*(\d+)(Ki|Mi|Gi)?", limits)
+    scale = {None: 1, "Ki": 1 << 10, "Mi": 1 << 20, "Gi": 1 << 30}[quantity.group(2)]
+    return env, int(quantity.group(1)) * scale
+
+
+def make_cgroup(limit):
+    """A new memory cgroup with `limit`, as (procs file to join, cleanup), or None when this machine has none."""
+    try:
+        lines = open("/proc/self/cgroup").read().splitlines()
+    except OSError:
+        return None
+    name = f"snapdiff-limits-{os.getpid()}"
+    for line in lines:
+        number, controllers, path = line.split(":", 2)
+        if number == "0" and controllers == "" and os.path.exists("/sys/fs/cgroup/cgroup.controllers"):
+            base, limit_file = f"/sys/fs/cgroup{path.rstrip('/')}", "memory.max"
+        elif "memory" in controllers.split(","):
+            base, limit_file = f"/sys/fs/cgroup/memory{path.rstrip('/')}", "memory.limit_in_bytes"
+        else:
+            continue
+        group = f"{base}/{name}"
+        try:
+            os.mkdir(group)
+            with open(f"{group}/{limit_file}", "w") as handle:
+                handle.write(str(limit))
+            if limit_file == "memory.limit_in_bytes":  # v1: no swap beyond the limit either, where supported
+                try:
+                    with open(f"{group}/memory.memsw.limit_in_bytes", "w") as handle:
+                        handle.write(str(limit))
+                except OSError:
+                    pass
+        except OSError:
+            try:
+                os.rmdir(group)
+            except OSError:
+                pass
+            continue
+
+        def cleanup(group=group):
+            for _ in range(50):
+                try:
+                    os.rmdir(group)
+                    return
+                except OSError:
+                    time.sleep(0.1)
+        return f"{group}/cgroup.procs", cleanup
+    return None
+
+
+def tiny_diff(body_limit):
+    """A /diff of {"id": n} items, as many as fit below the limit; new is old reversed (every item but one moves)."""
+    count = body_limit // 20
+    while True:
+        old = ",".join('{"id":%d}' % i for i in range(count))
+        new = ",".join('{"id":%d}' % i for i in range(count - 1, -1, -1))
+        body = ('{"old":{"items":[%s]},"new":{"items":[%s]}}' % (old, new)).encode()
+        if len(body) <= body_limit:
+            return body
+        count = int(count * body_limit / len(body) * 0.999)
+
+
+def layout(items, columns):
+    body = {"settings": {"containerWidth": 1024, "scale": 2, "columns": columns},
+            "items": [{"id": f"p{i}", "aspectRatio": 0.5 + (i % 13) / 8} for i in range(items)]}
+    return json.dumps(body, separators=(",", ":")).encode()
+
+
+def exchange(port, path, body, results, label):
+    try:
+        with socket.create_connection(("127.0.0.1", port), timeout=120) as sock:
+            sock.sendall(request_bytes("POST", path, body))
+            status, headers, answer = read_response(sock, time.time() + 120)
+        results.append((label, status, headers, answer))
+    except (OSError, ValueError) as error:
+        results.append((label, None, {}, repr(error).encode()))
+
+
+def never_read(port, body, sockets, results):
+    """Sends a request and keeps the connection without reading; a request refused while it is still being sent
+    (503 for the memory budget, which closes the connection) is read instead and recorded with the answers."""
+    sock = socket.socket()
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    sock.connect(("127.0.0.1", port))
+    try:
+        sock.sendall(request_bytes("POST", "/layout", body))
+    except OSError:
+        try:
+            status, headers, answer = read_response(sock, time.time() + 10)
+            results.append(("refused never-read /layout", status, headers, answer))
+        except (OSError, ValueError) as error:
+            # The server closed while the body was still coming: the kernel may turn its answer into a reset.
+            results.append(("refused never-read /layout (reset)", 503, {"retry-after": "?",
+                            "content-type": "application/problem+json"}, repr(error).encode()))
+        sock.close()
+        return
+    sockets.append(sock)
+
+
+PROBE = r"""
+import socket, sys, time
+port, stop = int(sys.argv[1]), sys.argv[2]
+import os
+worst, count, late = 0.0, 0, []
+while not os.path.exists(stop):
+    start = time.perf_counter()
+    try:
+        with socket.create_connection(("127.0.0.1", port), timeout=5) as sock:
+            sock.sendall(b"GET /healthz HTTP/1.1\r\nHost: probe\r\nConnection: close\r\n\r\n")
+            data = b""
+            while True:
+                chunk = sock.recv(4096)
+                if not chunk:
+                    break
+                data += chunk
+        ok = data.startswith(b"HTTP/1.1 200")
+    except OSError:
+        ok = False
+    elapsed = (time.perf_counter() - start) * 1000
+    count += 1
+    worst = max(worst, elapsed)
+    if not ok or elapsed > %(limit)d:
+        late.append(round(elapsed, 1) if ok else "failed")
+    time.sleep(0.05)
+print(count, round(worst, 1), late)
+""" % {"limit": PROBE_LIMIT_MS}
+
+
+def status_of(pid, field):
+    with open(f"/proc/{pid}/status") as handle:
+        for line in handle:
+            if line.startswith(field + ":"):
+                return int(line.split()[1]) * 1024
+    return 0
+
+
+def metric(port, name):
+    _, _, text = http(port, "GET", "/metrics", timeout=10)
+    for line in text.decode().splitlines():
+        if line.startswith(name + " ") or line.startswith(name + "{"):
+            return float(line.split()[-1])
+    return None
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--binary", required=True)
+    parser.add_argument("--rounds", type=int, default=1)
+    parser.add_argument("--deployment", default="deploy/kubernetes/deployment.yaml")
+    args = parser.parse_args()
+
+    env, limit = deployment_settings(args.deployment)
+    body_limit = int(env["SNAPDIFF_MAX_BODY_BYTES"])
+    print(f"deployment: memory limit {limit >> 20} MiB, body limit {body_limit >> 20} MiB, "
+          f"threads {env.get('SNAPDIFF_THREADS')}, connections {env.get('SNAPDIFF_CONNECTION_LIMIT')}")
+    print("making the request bodies …", flush=True)
+    tiny = tiny_diff(body_limit)
+    big_layout = layout(1_000_000, 64)
+    while len(big_layout) > body_limit:
+        big_layout = layout(int(1_000_000 * body_limit / len(big_layout) * 0.99), 64)
+    unread = layout(170_000, 3)
+    print(f"  tiny /diff {len(tiny) / 2**20:.1f} MiB ×4, /layout {len(big_layout) / 2**20:.1f} MiB "
+          f"(64 columns), never-read /layout {len(unread) / 1e6:.1f} MB ×{NEVER_READING}")
+
+    port = free_port()
+    server_env = {**os.environ, **env, "SNAPDIFF_HOST": "127.0.0.1", "SNAPDIFF_PORT": str(port),
+                  "SNAPDIFF_LOG_LEVEL": "warning"}
+    cgroup = make_cgroup(limit)
+    command = [args.binary, "serve"]
+    if cgroup:
+        procs, cleanup = cgroup
+        command = ["sh", "-c", 'echo $$ > "$0" && exec "$@"', procs, *command]
+        print(f"the server runs in a memory cgroup limited to {limit >> 20} MiB ({os.path.dirname(procs)})")
+    else:
+        cleanup = None
+        budget = max(limit // 4, limit - (64 << 20) - int(env.get("SNAPDIFF_CONNECTION_LIMIT", "1000")) * 65536)
+        server_env["SNAPDIFF_MEMORY_BUDGET"] = str(budget)
+        print(f"no memory cgroup can be made here: the budget the server would derive ({budget >> 20} MiB) is passed")
+    log = tempfile.TemporaryFile()
+    server = subprocess.Popen(command, env=server_env, stderr=log)
+    problems = []
+
+    def check(condition, message):
+        print(("  ok    " if condition else "  FAIL  ") + message, flush=True)
+        if not condition:
+            problems.append(message)
+
+    try:
+        deadline = time.time() + 10
+        while True:
+            try:
+                if http(port, "GET", "/healthz", timeout=1)[0] == 200:
+                    break
+            except OSError:
+                if time.time() > deadline or server.poll() is not None:
+                    log.seek(0)
+                    sys.stderr.write(log.read().decode(errors="replace")[-2000:])
+                    raise SystemExit("limits-check: the server did not come up")
+                time.sleep(0.05)
+        budget = metric(port, "snapdiff_memory_budget_bytes")
+        print(f"server up: pid {server.pid}, memory budget {budget / 2**20:.0f} MiB, "
+              f"idle RSS {status_of(server.pid, 'VmRSS') / 2**20:.1f} MiB", flush=True)
+
+        stop_file = tempfile.mktemp()
+        probe = subprocess.Popen([sys.executable, "-c", PROBE, str(port), stop_file], stdout=subprocess.PIPE, text=True)
+        results, held = [], []
+        for round_number in range(args.rounds):
+            threads = [threading.Thread(target=exchange, args=(port, "/diff", tiny, results, "tiny /diff"))
+                       for _ in range(4)]
+            threads.append(threading.Thread(target=exchange, args=(port, "/layout", big_layout, results, "1 M /layout")))
+            threads += [threading.Thread(target=never_read, args=(port, unread, held, results))
+                        for _ in range(NEVER_READING)]
+            for thread in threads:
+                thread.start()
+            for thread in threads:
+                thread.join()
+            print(f"round {round_number + 1}: VmHWM {status_of(server.pid, 'VmHWM') / 2**20:.0f} MiB so far", flush=True)
+        # The never-reading clients hold their answers until the send timeout (or the idle timeout) cuts them.
+        cut_deadline = time.time() + int(env.get("SNAPDIFF_SEND_TIMEOUT", "10")) + int(
+            env.get("SNAPDIFF_CONNECTION_TIMEOUT", "30")) + 5
+        # (The GET /metrics that reads the figure holds its own 64 KiB while it is answered.)
+        while time.time() < cut_deadline and metric(port, "snapdiff_memory_reserved_bytes") > 65536:
+            time.sleep(0.5)
+        reserved_after = metric(port, "snapdiff_memory_reserved_bytes") - 65536
+        cut = 0
+        for sock in held:
+            sock.settimeout(0)
+            try:
+                while True:  # drain what the kernel buffered; a closed connection ends in EOF or a reset
+                    if not sock.recv(1 << 20):
+                        cut += 1
+                        break
+            except BlockingIOError:
+                pass
+            except OSError:
+                cut += 1
+            sock.close()
+        open(stop_file, "w").close()
+        probe_out = probe.communicate(timeout=30)[0].split(" ", 2)
+        os.unlink(stop_file)
+
+        peak = status_of(server.pid, "VmHWM")
+        check(server.poll() is None, "the server is still running (not killed by the cgroup)")
+        check(peak <= limit, f"peak RSS (VmHWM) {peak / 2**20:.0f} MiB ≤ the Deployment's limit {limit >> 20} MiB")
+        statuses = {}
+        bad = []
+        for label, status, headers, answer in results:
+            statuses[(label, status)] = statuses.get((label, status), 0) + 1
+            if status == 200:
+                continue
+            if status == 503 and "retry-after" in headers and headers.get("content-type") == "application/problem+json":
+                continue
+            bad.append((label, status, answer[:200]))
+        print("        answers: " + ", ".join(f"{label} {status}: {n}" for (label, status), n in sorted(
+            statuses.items(), key=str)))
+        check(not bad, f"every answer is 200, or 503 problem+json with Retry-After {bad[:3]}")
+        count, worst, late = int(probe_out[0]), float(probe_out[1]), probe_out[2].strip()
+        check(late == "[]" and count > 0,
+              f"{count} /healthz probes, all 200 within {PROBE_LIMIT_MS} ms (slowest {worst} ms; late or failed: {late})")
+        check(cut == len(held), f"the never-reading clients were cut: {cut}/{len(held)}")
+        check(reserved_after == 0, f"their answers' memory came back (budget reserved {reserved_after} bytes)")
+        status, _, _ = http(port, "POST", "/diff", SMALL_DIFF, timeout=10)
+        check(status == 200, "a small /diff is answered afterwards")
+    finally:
+        if server.poll() is None:
+            server.send_signal(signal.SIGTERM)
+            try:
+                code = server.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                server.kill()
+                code = "hung"
+        else:
+            code = server.returncode
+        if cleanup:
+            cleanup()
+    check(code == 0, f"exit status after SIGTERM: {code}")
+    if problems:
+        log.seek(0)
+        sys.stderr.write(log.read().decode(errors="replace")[-3000:])
+        print(f"limits-check: {len(problems)} problem(s)")
+        sys.exit(1)
+    print("limits-check: all passed")
+
+
+if __name__ == "__main__":
+    main()
