@@ -41,8 +41,10 @@ public struct Problem: Error, Sendable {
     public var column: Int?
     /// For syntax errors and bad bytes: the 0-based byte offset in the body.
     public var offset: Int?
-    /// For invalid values: every offending value.
+    /// For invalid values: the offending values (the first ``listedEntryLimit`` are written).
     public var errors: [FieldError] = []
+    /// For invalid values: how many there are, when more were found than ``errors`` holds.
+    public var errorCount: Int?
     /// For duplicate ids: every duplicate.
     public var duplicates: [Duplicate] = []
     /// For limits: the limit.
@@ -82,7 +84,7 @@ public struct Problem: Error, Sendable {
         if let offset { writer.member("offset", offset) }
         if let limit { writer.member("limit", limit) }
         if !errors.isEmpty {
-            writer.member("errorCount", errors.count)
+            writer.member("errorCount", max(errorCount ?? 0, errors.count))
             writer.key("errors")
             writer.beginArray()
             for error in errors.prefix(Self.listedEntryLimit) {

@@ -22,13 +22,16 @@ extension RequestError {
             return problem
         case .tooLarge(let count):
             return Problem(.contentTooLarge, detail: "The body of \(count) bytes is larger than the parser accepts.")
-        case .invalid(let violations):
+        case .invalid(let violations, let omitted):
+            let total = violations.count + omitted
             var problem = Problem(
                 .invalidRequest,
-                detail: violations.count == 1
+                detail: total == 1
                     ? "\(Self.display(violations[0].path)): \(violations[0].message)"
-                    : "\(violations.count) values are invalid; see errors.")
+                    : "\(total) values are invalid; see errors"
+                        + (omitted > 0 ? " (the first \(violations.count) are listed)." : "."))
             problem.errors = violations.map { Problem.FieldError(path: Self.display($0.path), message: $0.message) }
+            problem.errorCount = total
             return problem
         }
     }

@@ -14,7 +14,7 @@ public enum RequestError: Error, Hashable, Sendable {
     case tooDeep(limit: Int, byteOffset: Int)
     /// The body is longer than the parser accepts (4 GiB).
     case tooLarge(byteCount: Int)
-    /// The body is JSON but not a valid request: every problem found, in document order, at most
-    /// ``DiffRequest/maximumViolationCount``.
-    case invalid([Violation])
+    /// The body is JSON but not a valid request: the problems found, in document order, at most
+    /// ``DiffRequest/maximumViolationCount``; `omitted` counts the ones found past that.
+    case invalid([Violation], omitted: Int = 0)
 }

@@ -14,7 +14,7 @@ enum RequestReader {
                 if let failure = failure(of: result, body: body) { return .failure(failure) }
                 let violations = (0 ..< result.violationCount).map { violation(result.violations[$0], text: result) }
                 guard violations.isEmpty, result.hasDocument != 0 else {
-                    return .failure(.invalid(Array(violations.prefix(DiffRequest.maximumViolationCount))))
+                    return .failure(invalid(violations, omitted: result.violationsOmitted))
                 }
                 let arena = ContentArena(takingFrom: handle.pointer, count: Int(result.arenaLength))
                 let root = CanonicalReader(Array(arena.bytes(at: Int(result.documentOffset), count: Int(result.documentLength))))
@@ -63,7 +63,7 @@ enum RequestReader {
                 options = DiffOptions(decoding: &reader, violations: &violations)
             }
             guard violations.isEmpty else {
-                return .failure(.invalid(Array(violations.prefix(DiffRequest.maximumViolationCount))))
+                return .failure(invalid(violations, omitted: result.violationsOmitted))
             }
             let builder = SnapshotBuilder(result: result, input: buffer, arena: arena, text: RequestText(padded: padded))
             let (old, new) = builder.snapshots(old: result.oldSnapshot, new: result.newSnapshot)
@@ -115,6 +115,12 @@ enum RequestReader {
                 }
             return (offset, message)
         }
+    }
+
+    /// The 422 error for `violations`, listing at most ``DiffRequest/maximumViolationCount`` and counting the rest.
+    private static func invalid(_ violations: [Violation], omitted: Int) -> RequestError {
+        let listed = Array(violations.prefix(DiffRequest.maximumViolationCount))
+        return .invalid(listed, omitted: omitted + violations.count - listed.count)
     }
 
     private static func violation(_ record: CSimdJSON_Violation, text result: CSimdJSON_Result) -> Violation {

@@ -20,7 +20,7 @@ enum Fixtures {
 
     /// The violations of an invalid request (empty when it parses or fails otherwise).
     static func violations(of json: String) -> [Violation] {
-        if case .invalid(let violations) = error(of: json) { return violations }
+        if case .invalid(let violations, _) = error(of: json) { return violations }
         return []
     }
 
