@@ -185,7 +185,10 @@ private func readHead(
 
     if let declared { state.body.reserveCapacity(declared + context.bodyCapacityPadding) }
     let needed = context.estimate(state, bodyBytes: declared ?? 0)
-    if context.budget.tryReserve(needed) {
+    // Light: a body known to stay under the inline limit (probes, metrics, small diffs). It may use the
+    // budget's light reserve, so that a budget full of large requests still answers probes at once.
+    let light = (declared ?? 0) < context.inlineBodyLimit && !state.hasChunkedBody
+    if context.budget.tryReserve(needed, light: light) {
         state.reserved = needed
         state.phase = .readingBody
         return .YES
@@ -195,7 +198,7 @@ private func readHead(
     state.refusedBytes = needed
     MHD_suspend_connection(connection)
     let suspended = SuspendedConnection(pointer: connection)
-    context.budget.reserve(needed, waitingAtMost: context.admissionTimeout) { admitted in
+    context.budget.reserve(needed, light: light, waitingAtMost: context.admissionTimeout) { admitted in
         if admitted { state.reserved = needed }
         state.admitted = admitted
         suspended.resume()

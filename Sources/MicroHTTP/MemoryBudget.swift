@@ -8,15 +8,21 @@ import Synchronization
 /// answer has been sent. A request that does not fit waits in first-fit order (any waiter that fits is
 /// admitted, so a small request is not held behind a large one) for a bounded time and is then refused.
 ///
+/// The last ``lightReserve`` bytes are kept for light requests (probes, metrics, small diffs: see
+/// ``tryReserve(_:light:)``), so that a budget filled by large requests still answers a liveness probe at once.
+///
 /// The sum of reservations never exceeds ``capacity``, except through ``forceReserve(_:)``, which records
 /// memory already in use (an answer larger than its estimate) rather than asking for more.
 public final class MemoryBudget: Sendable {
     /// The most bytes that reservations may hold together.
     public let capacity: Int
+    /// The bytes only light requests may reserve.
+    public let lightReserve: Int
 
     private struct Waiter {
         let id: Int
         let bytes: Int
+        let limit: Int
         let decide: @Sendable (Bool) -> Void
     }
 
@@ -33,10 +39,15 @@ public final class MemoryBudget: Sendable {
     private let state = Mutex(State())
 
     /// Creates a budget.
-    /// - Parameter capacity: The most bytes that reservations may hold together (at least 1).
-    public init(capacity: Int) {
+    /// - Parameters:
+    ///   - capacity: The most bytes that reservations may hold together (at least 1).
+    ///   - lightReserve: The bytes kept for light requests. Default: 16 MiB, at most a quarter of `capacity`.
+    public init(capacity: Int, lightReserve: Int? = nil) {
         self.capacity = max(1, capacity)
+        self.lightReserve = min(max(0, lightReserve ?? 16 << 20), self.capacity / 4)
     }
+
+    private func limit(light: Bool) -> Int { light ? capacity : capacity - lightReserve }
 
     /// Bytes reserved now.
     public var reservedBytes: Int { state.withLock { $0.reserved } }
@@ -54,12 +65,15 @@ public final class MemoryBudget: Sendable {
     public var refusedCount: Int { state.withLock { $0.refused } }
 
     /// Reserves `bytes` if they fit now.
-    /// - Parameter bytes: The bytes to reserve (at least 0).
+    /// - Parameters:
+    ///   - bytes: The bytes to reserve (at least 0).
+    ///   - light: Whether the request is light and may use ``lightReserve``.
     /// - Returns: Whether they were reserved.
     /// - Complexity: O(1).
-    public func tryReserve(_ bytes: Int) -> Bool {
-        state.withLock { state in
-            guard bytes <= capacity - state.reserved else { return false }
+    public func tryReserve(_ bytes: Int, light: Bool = false) -> Bool {
+        let limit = limit(light: light)
+        return state.withLock { state in
+            guard bytes <= limit - state.reserved else { return false }
             state.reserved += bytes
             state.peak = max(state.peak, state.reserved)
             return true
@@ -81,23 +95,27 @@ public final class MemoryBudget: Sendable {
     ///
     /// - Parameters:
     ///   - bytes: The bytes to reserve.
+    ///   - light: Whether the request is light and may use ``lightReserve``.
     ///   - timeout: The longest wait.
     ///   - decide: Told the outcome; must be quick (it runs while other waiters are admitted).
-    public func reserve(_ bytes: Int, waitingAtMost timeout: Duration, decide: @escaping @Sendable (Bool) -> Void) {
+    public func reserve(
+        _ bytes: Int, light: Bool = false, waitingAtMost timeout: Duration, decide: @escaping @Sendable (Bool) -> Void
+    ) {
         enum Outcome { case admitted, refused, waiting(Int) }
+        let limit = limit(light: light)
         let outcome: Outcome = state.withLock { state in
-            if bytes <= capacity - state.reserved {
+            if bytes <= limit - state.reserved {
                 state.reserved += bytes
                 state.peak = max(state.peak, state.reserved)
                 return .admitted
             }
-            guard !state.closed, bytes <= capacity else {
+            guard !state.closed, bytes <= limit else {
                 state.refused += 1
                 return .refused
             }
             let id = state.nextWaiterID
             state.nextWaiterID += 1
-            state.waiters.append(Waiter(id: id, bytes: bytes, decide: decide))
+            state.waiters.append(Waiter(id: id, bytes: bytes, limit: limit, decide: decide))
             return .waiting(id)
         }
         switch outcome {
@@ -121,7 +139,7 @@ public final class MemoryBudget: Sendable {
             guard !state.waiters.isEmpty else { return [] }
             var admitted: [Waiter] = []
             state.waiters.removeAll { waiter in
-                guard waiter.bytes <= capacity - state.reserved else { return false }
+                guard waiter.bytes <= waiter.limit - state.reserved else { return false }
                 state.reserved += waiter.bytes
                 admitted.append(waiter)
                 return true
