@@ -982,6 +982,12 @@ struct CSimdJSON_Parser {
             // the arena while it grows (untouched pages cost no memory). With raw items it holds only the
             // sections' contents and the options.
             if (!rawItems) { arena.reserve(length + 64); }
+            // A large input's item tables are reserved once for the most items it can hold (an item is at least
+            // `{"id":0}` and a separator): growing them by doubling would hold the old and the new copy at once.
+            if (length > kReleaseIndexAbove) {
+                items.reserve(length / 9 + 1);
+                itemFacts.reserve(length / 9 + 1);
+            }
             error_code error = json.iterate(bytes, length, capacity).get(document);
             if (error == EMPTY) {
                 result.status = CSimdJSON_StatusEmpty;
@@ -1004,7 +1010,9 @@ struct CSimdJSON_Parser {
         // request's peak memory. Small inputs keep their buffers for the next parse.
         if (length > kReleaseIndexAbove) {
             json = ondemand::parser{};
-            idTable = {};
+            // (swap frees the storage; assigning {} would only clear it)
+            std::vector<IDSlot>().swap(idTable);
+            std::vector<ItemFacts>().swap(itemFacts);
         }
         publish();
     }

@@ -65,9 +65,13 @@ public enum DiffEndpoint {
         }
         statistics.compute = lap()
         defer { statistics.write = lap() }
-        // Room for the fixed part (counts and up to five stages of eight names: ~1 KB) and ~24-40 bytes a change,
-        // so that a small response is written without growing the buffer.
-        var writer = JSONWriter(pretty: options.pretty, capacity: 1024 + difference.counts.total * 32)
+        // Room for the fixed part (counts and up to five stages of eight names: ~1 KB), up to ~48 bytes a change per
+        // rendering and ~128 bytes a laid-out item, so that the answer is written without growing the buffer: a
+        // buffer that doubles holds its old and new copies at once (pages it never touches cost no memory).
+        let layoutItems = layouts.isEmpty ? 0 : request.new.itemCount
+        let perChange = 48 * options.renderings.count * (options.pretty ? 2 : 1)
+        var writer = JSONWriter(
+            pretty: options.pretty, capacity: 1024 + difference.counts.total * perChange + layoutItems * 128)
         writer.beginObject()
         difference.writeMembers(into: &writer, renderings: options.renderings, reportDropped: policy == .keepFirst)
         if !layouts.isEmpty,

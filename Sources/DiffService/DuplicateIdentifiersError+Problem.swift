@@ -2,40 +2,43 @@ import ListDiff
 import SnapshotJSON
 
 extension DuplicateIdentifiersError where SectionID == SnapshotJSON.SectionID, ElementID == WireID {
-    /// The 422 problem naming every duplicate id with the JSON paths of all its occurrences.
+    /// The 422 problem naming the duplicate ids (the first ``Problem/listedEntryLimit``, each with the paths of its
+    /// first ``Problem/listedPathLimit`` occurrences), with their total count: only the listed paths are rendered,
+    /// so the problem costs the same whatever the number of repeats.
     func problem(old: Snapshot, new: Snapshot) -> Problem {
         func name(_ role: SnapshotRole) -> String { role == .source ? "old" : "new" }
         func snapshot(_ role: SnapshotRole) -> Snapshot { role == .source ? old : new }
         var duplicates: [Problem.Duplicate] = []
-        for duplicate in sections {
+        for duplicate in sections.prefix(Problem.listedEntryLimit) {
             let id = duplicate.id
+            let root = name(duplicate.snapshot)
             duplicates.append(
                 Problem.Duplicate(
-                    snapshot: name(duplicate.snapshot), kind: "section", writeID: { id.write(into: &$0) },
-                    paths: duplicate.positions.map { "\(name(duplicate.snapshot)).sections[\($0)]" }))
+                    snapshot: root, kind: "section", writeID: { id.write(into: &$0) }, positions: duplicate.positions,
+                    path: { "\(root).sections[\($0)]" }))
         }
-        for duplicate in elements {
+        for duplicate in elements.prefix(Problem.listedEntryLimit - duplicates.count) {
             let id = duplicate.id
             let bare = snapshot(duplicate.snapshot).isBareItemList
             let root = name(duplicate.snapshot)
             duplicates.append(
                 Problem.Duplicate(
-                    snapshot: root, kind: "item", writeID: { id.write(into: &$0) },
-                    paths: duplicate.positions.map {
-                        bare ? "\(root).items[\($0.element)]" : "\(root).sections[\($0.section)].items[\($0.element)]"
-                    }))
+                    snapshot: root, kind: "item", writeID: { id.write(into: &$0) }, positions: duplicate.positions,
+                    path: { bare ? "\(root).items[\($0.element)]" : "\(root).sections[\($0.section)].items[\($0.element)]" }))
         }
-        // The detail names a few; the `duplicates` member lists them (bounded, see Problem.listedEntryLimit).
+        let total = sections.count + elements.count
+        // The detail names a few; the `duplicates` member lists the first ones.
         let listed = duplicates.prefix(3).map { duplicate in
             "\(duplicate.kind) id \(idText(duplicate)) at \(duplicate.paths.prefix(3).joined(separator: ", "))"
-                + (duplicate.paths.count > 3 ? " and \(duplicate.paths.count - 3) more" : "")
+                + (duplicate.occurrences > 3 ? " and \(duplicate.occurrences - 3) more" : "")
         }
         var problem = Problem(
             .duplicateIDs,
-            detail: "\(duplicates.count) id\(duplicates.count == 1 ? "" : "s") appear more than once: "
-                + listed.joined(separator: "; ") + (duplicates.count > 3 ? "; …" : "")
+            detail: "\(total) id\(total == 1 ? "" : "s") appear more than once: "
+                + listed.joined(separator: "; ") + (total > 3 ? "; …" : "")
                 + ". Ids must be unique per snapshot (item ids across all sections), or send options.duplicates = \"keepFirst\".")
         problem.duplicates = duplicates
+        problem.duplicateCount = total
         return problem
     }
 

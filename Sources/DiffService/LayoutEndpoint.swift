@@ -81,7 +81,9 @@ public enum LayoutEndpoint {
         } catch {
             return .failure(error.problem(settings: "settings", item: { "items[\($0)]" }, cursor: "cursor", pageSize: "pageSize"))
         }
-        var writer = JSONWriter(pretty: pretty, capacity: 128 + page.items.count * 96)
+        // ~80 bytes a frame plus the id twice (frame and column list): reserved once, since a buffer that doubles
+        // holds its old and new copies at once (pages it never touches cost no memory).
+        var writer = JSONWriter(pretty: pretty, capacity: 128 + page.items.count * (pretty ? 192 : 128))
         writer.beginObject()
         page.writeMembers(into: &writer, ids: wireItems.map(\.id), cursor: page.continuation.map(cursors.seal))
         writer.endObject()
@@ -89,24 +91,35 @@ public enum LayoutEndpoint {
         return .success(writer.bytes)
     }
 
-    /// The 422 naming every id given more than once, with all its paths; `nil` when ids are unique.
+    /// The 422 naming the ids given more than once (the first ``Problem/listedEntryLimit``, with the paths of
+    /// their first occurrences) and their count; `nil` when ids are unique.
+    ///
+    /// - Complexity: O(*n*) expected; a set of the ids when they are unique, the positions of each only when
+    ///   some id repeats.
     static func duplicateProblem(_ ids: [WireID], path: (Int) -> String, snapshot: String?) -> Problem? {
-        var positions: [WireID: [Int]] = [:]
-        var order: [WireID] = []
+        var seen = Set<WireID>(minimumCapacity: ids.count)
+        guard ids.contains(where: { !seen.insert($0).inserted }) else { return nil }
+        seen = []
+        var first: [WireID: Int] = [:]
+        var repeats: [WireID: [Int]] = [:]
         for (index, id) in ids.enumerated() {
-            if positions[id] == nil { order.append(id) }
-            positions[id, default: []].append(index)
+            if let earlier = first[id] {
+                repeats[id, default: [earlier]].append(index)
+            } else {
+                first[id] = index
+            }
         }
-        let repeated = order.filter { positions[$0]!.count > 1 }
-        guard !repeated.isEmpty else { return nil }
+        // In order of first occurrence.
+        let repeated = repeats.sorted { $0.value[0] < $1.value[0] }
         var problem = Problem(
             .duplicateIDs,
             detail: "\(repeated.count) item id\(repeated.count == 1 ? "" : "s") appear more than once; every item needs its own id.")
-        problem.duplicates = repeated.map { id in
+        problem.duplicates = repeated.prefix(Problem.listedEntryLimit).map { id, positions in
             Problem.Duplicate(
-                snapshot: snapshot ?? "layout", kind: "item", writeID: { id.write(into: &$0) },
-                paths: positions[id]!.map(path))
+                snapshot: snapshot ?? "layout", kind: "item", writeID: { id.write(into: &$0) }, positions: positions,
+                path: path)
         }
+        problem.duplicateCount = repeated.count
         return problem
     }
 }

@@ -27,9 +27,33 @@ public struct Problem: Error, Sendable {
         public var kind: String
         /// Writes the id as JSON (a string or an integer).
         public var writeID: @Sendable (inout JSONWriter) -> Void
-        /// The paths of every occurrence.
+        /// The paths of the first occurrences (at most ``Problem/listedPathLimit``).
         public var paths: [String]
+        /// How many times the id appears.
+        public var occurrences: Int
+
+        /// Creates a duplicate from the positions of its occurrences, rendering only the paths that are listed.
+        ///
+        /// - Parameters:
+        ///   - snapshot: `old`, `new` or `layout`.
+        ///   - kind: `section` or `item`.
+        ///   - writeID: Writes the id.
+        ///   - positions: Every occurrence, in order.
+        ///   - path: Renders one occurrence's JSON path.
+        public init<Positions: Collection>(
+            snapshot: String, kind: String, writeID: @escaping @Sendable (inout JSONWriter) -> Void,
+            positions: Positions, path: (Positions.Element) -> String
+        ) {
+            self.snapshot = snapshot
+            self.kind = kind
+            self.writeID = writeID
+            self.paths = positions.prefix(Problem.listedPathLimit).map(path)
+            self.occurrences = positions.count
+        }
     }
+
+    /// For duplicate ids: how many ids are repeated, when more than ``duplicates`` holds.
+    public var duplicateCount: Int?
 
     /// The kind of problem.
     public var type: ProblemType
@@ -96,7 +120,7 @@ public struct Problem: Error, Sendable {
             writer.endArray()
         }
         if !duplicates.isEmpty {
-            writer.member("duplicateCount", duplicates.count)
+            writer.member("duplicateCount", max(duplicateCount ?? 0, duplicates.count))
             writer.key("duplicates")
             writer.beginArray()
             for duplicate in duplicates.prefix(Self.listedEntryLimit) {
@@ -105,10 +129,10 @@ public struct Problem: Error, Sendable {
                 writer.member("kind", duplicate.kind)
                 writer.key("id")
                 duplicate.writeID(&writer)
-                writer.member("occurrences", duplicate.paths.count)
+                writer.member("occurrences", duplicate.occurrences)
                 writer.key("paths")
                 writer.beginArray()
-                for path in duplicate.paths.prefix(Self.listedPathLimit) { writer.value(path) }
+                for path in duplicate.paths { writer.value(path) }
                 writer.endArray()
                 writer.endObject()
             }
