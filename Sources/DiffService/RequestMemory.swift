@@ -7,10 +7,12 @@
 /// its shapes, rounded up, and covers the body itself, the parse, the engine's tables, the answer being
 /// written and the answer waiting to be sent.
 public enum RequestMemory {
-    /// Peak bytes per body byte of a `POST /diff`, at most (the worst measured shape, rounded up).
-    public static let diffBytesPerBodyByte = 16
-    /// Peak bytes per body byte of a `POST /layout`, at most.
-    public static let layoutBytesPerBodyByte = 16
+    /// Peak bytes per body byte of a `POST /diff`, at most: the worst measured shape, tiny items with repeated ids
+    /// under `keepFirst`, peaks at 19.4× its body (BENCHMARKS.md), rounded up to 20.
+    public static let diffBytesPerBodyByte = 20
+    /// Peak bytes per body byte of a `POST /layout`, at most: the worst measured shape, one column of tiny items,
+    /// peaks at 10.2× its body, rounded up to 11.
+    public static let layoutBytesPerBodyByte = 11
     /// Any request's fixed part: its state, headers, a small answer and libmicrohttpd's buffers.
     public static let fixedBytes = 64 * 1024
 

@@ -112,8 +112,8 @@ public struct SectionedDifference: Sendable {
     init<Section: DifferentiableSection>(
         repeatingIDs source: [Section], _ target: [Section], policy: DuplicatePolicy
     ) throws(DuplicateIdentifiersError<Section.DifferenceIdentifier, Section.Element.DifferenceIdentifier>) {
-        let sourceScan = DuplicateScan(of: source, in: .source)
-        let targetScan = DuplicateScan(of: target, in: .target)
+        let sourceScan = DuplicateScan(of: source, in: .source, keeping: policy == .keepFirst)
+        let targetScan = DuplicateScan(of: target, in: .target, keeping: policy == .keepFirst)
         switch policy {
         case .reject:
             throw DuplicateIdentifiersError(
