@@ -7,7 +7,7 @@
 //   2. Access handler, first call (upload_data NULL): head complete → copy method, headers, address;
 //      answer 413 at once if Content-Length is over the limit (POST/PUT only, see below); reserve the
 //      request's memory in the budget, or suspend the connection until the budget decides (libmicrohttpd
-//      then repeats the first call, and the request is read or refused with 503).
+//      then repeats the first call, and the body is read, or discarded and answered 503).
 //   3. Access handler with size > 0: body chunk → append (or discard past the limit), consume it.
 //   4. Access handler with size 0 after the head: body complete → a light request (body under
 //      inlineBodyLimit) is answered here; a heavy one suspends the connection and goes to the compute pool,
@@ -111,14 +111,16 @@ func microHTTPAccessHandler(
         return readHead(of: state, method: method, connection: connection, context: context)
 
     case .awaitingAdmission:
-        // Resumed: the budget has decided (libmicrohttpd repeats the first call).
-        guard state.admitted else {
-            state.phase = .answered
-            let overload = HTTPServer.Overload.memoryBudgetExhausted(
-                needed: state.refusedBytes, capacity: context.budget.capacity)
-            return queue(context.overloadResponse(overload, to: state), on: connection, forceClose: true)
+        // Resumed: the budget has decided (libmicrohttpd repeats the first call). A refused request's body is
+        // read and thrown away before the 503, so that the client, still sending, receives the answer (closing
+        // on unread bytes would reset the connection and lose it).
+        if state.admitted {
+            state.phase = .readingBody
+        } else {
+            state.body = []
+            state.phase = .discardingBody
+            state.discardReason = .overBudget
         }
-        state.phase = .readingBody
         return .YES
 
     case .readingBody, .discardingBody:
