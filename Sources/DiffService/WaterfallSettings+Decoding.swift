@@ -10,8 +10,12 @@ extension WaterfallSettings {
     ///  "direction": "leftToRight", "strategy": "shortestColumn"}
     /// ```
     /// `columns` is a count, or `{"count": n}`, or `{"minimumWidth": w, "maximumCount": n}`. Only
-    /// `containerWidth` is required. Ranges are checked later by the layout engine.
-    static func decode(_ reader: inout CanonicalReader, path: String, errors: inout FieldErrors) -> WaterfallSettings? {
+    /// `containerWidth` is required. Ranges are checked later by the layout engine, whose violations `paths`
+    /// maps back to where the request wrote each value.
+    static func decode(
+        _ reader: inout CanonicalReader, paths: inout WaterfallSettingPaths, errors: inout FieldErrors
+    ) -> WaterfallSettings? {
+        let path = paths.settings
         guard errors.object(&reader, path) else { return nil }
         var settings = WaterfallSettings(containerWidth: .nan)
         var hasWidth = false
@@ -25,6 +29,7 @@ extension WaterfallSettings {
             case "scale":
                 if let value = errors.number(&reader, field) { settings.scale = value }
             case "columns":
+                paths.columnsIsCount = reader.kind == .number
                 if let rule = decodeColumns(&reader, path: field, errors: &errors) { settings.columns = rule }
             case "columnSpacing":
                 if let value = errors.number(&reader, field) { settings.columnSpacing = value }

@@ -71,7 +71,7 @@ import TestSupport
 
     @Test(arguments: [
         (#"{"containerWidth": -1}"#, #"[{"id": 1, "aspectRatio": 1}]"#, "settings.containerWidth"),
-        (#"{"containerWidth": 300, "columns": 0}"#, #"[{"id": 1, "aspectRatio": 1}]"#, "settings.columns.count"),
+        (#"{"containerWidth": 300, "columns": 0}"#, #"[{"id": 1, "aspectRatio": 1}]"#, "settings.columns"),
         (#"{"containerWidth": 300, "columns": {"count": 65}}"#, #"[{"id": 1, "aspectRatio": 1}]"#, "settings.columns.count"),
         (#"{"containerWidth": 100, "columns": 4, "columnSpacing": 40}"#, #"[{"id": 1, "aspectRatio": 1}]"#, "settings.columns"),
         (#"{"containerWidth": 300, "scale": 1e400}"#, "[]", "settings.scale"),
@@ -90,6 +90,54 @@ import TestSupport
                 try post(try service.connect(), "/layout", #"{"settings": \#(settings), "items": \#(items)}"#), .invalidRequest)
             let paths = (problem["errors"]?.array ?? []).compactMap { $0["path"]?.string }
             #expect(paths.contains(path), "\(problem)")
+        }
+    }
+
+    /// The paths of a `/layout` answer's errors, answered without a socket.
+    private func errorPaths(_ body: String) throws -> [String] {
+        let response = LayoutEndpoint.respond(to: Array(body.utf8), cursors: CursorCodec(secret: "test"))
+        #expect(response.status == 422)
+        return (try JSON(parsing: response.body)["errors"]?.array ?? []).compactMap { $0["path"]?.string }
+    }
+
+    /// Issue 15's example: every out-of-range value is named, not only the first.
+    @Test func everyOutOfRangeValueIsNamed() throws {
+        let paths = try errorPaths(
+            #"{"settings":{"containerWidth":0,"scale":0,"columns":65},"items":[{"id":"a","aspectRatio":0},{"id":"b","fixedHeight":-1}]}"#)
+        #expect(
+            Set(paths) == ["settings.containerWidth", "settings.scale", "settings.columns", "items[0].aspectRatio", "items[1].fixedHeight"],
+            "\(paths)")
+        #expect(paths.count == 5)
+    }
+
+    /// Out-of-range settings and sizes are reported with the type errors of other items, not after them.
+    @Test func outOfRangeValuesAreNamedAlongsideTypeErrors() throws {
+        let paths = try errorPaths(
+            #"{"settings":{"containerWidth":300,"columns":{"count":0},"insets":{"top":-1}},"pageSize":0,"items":[{"id":"a","aspectRatio":"wide"},{"id":"b","width":5,"height":0},{"id":"c"}]}"#
+        )
+        #expect(
+            Set(paths) == [
+                "items[0].aspectRatio", "items[1].height", "items[2]", "settings.columns.count", "settings.insets.top", "pageSize",
+            ], "\(paths)")
+        #expect(paths.count == 6)
+    }
+
+    /// In `/diff`, every layout's offending values are listed, in the new and the old section.
+    @Test func diffLayoutsNameEveryOutOfRangeValue() throws {
+        try withService { service in
+            let body = #"""
+                {"old": {"items": [{"id": 1, "aspectRatio": 1000}]},
+                 "new": {"items": [{"id": 1, "aspectRatio": 0}, {"id": 2, "fixedHeight": 0}]},
+                 "options": {"layouts": [{"settings": {"containerWidth": 300, "scale": 9}, "pageSize": 0}]}}
+                """#
+            let problem = try expectProblem(try post(try service.connect(), "/diff", body), .invalidRequest)
+            let paths = (problem["errors"]?.array ?? []).compactMap { $0["path"]?.string }
+            #expect(
+                Set(paths) == [
+                    "options.layouts[0].settings.scale", "options.layouts[0].pageSize", "new.items[0].aspectRatio",
+                    "new.items[1].fixedHeight", "old.items[0].aspectRatio",
+                ], "\(paths)")
+            #expect(paths.count == 5)
         }
     }
 
