@@ -2,18 +2,21 @@
 /// spacing. Working in integer pixels is what makes laying out page by page give exactly the frames of
 /// laying out everything at once.
 ///
-/// Conversions: the container width is floored to pixels; spacings, insets and fixed heights are rounded
-/// to the nearest pixel; the column width is ⌊(available − (n−1) · spacing) ÷ n⌋, as
-/// CHTCollectionViewWaterfallLayout does.
+/// Conversions, exact on the decimals given: the container width is floored to whole pixels; spacings,
+/// insets and fixed heights are rounded to the nearest pixel (halves up); the column width is
+/// ⌊(available − (n−1) · spacing) ÷ n⌋, as CHTCollectionViewWaterfallLayout does, where available is the
+/// container minus the leading and trailing insets; a full-width item spans the available width.
 public struct WaterfallGeometry: Hashable, Sendable {
     /// The most columns a layout may have.
     public static let maximumColumnCount = 64
     /// The largest container width, spacing, inset or fixed height accepted, in points.
-    public static let maximumLength = 100_000.0
+    public static let maximumLength: ExactDecimal = 100_000
+    /// The largest model width or height accepted (``ItemSize/size(width:height:)``).
+    public static let maximumModelLength: ExactDecimal = 1_000_000_000
     /// The display scales accepted.
-    public static let scaleRange = 0.25...8.0
+    public static let scaleRange: ClosedRange<ExactDecimal> = 0.25...8
     /// The aspect ratios (width ÷ height) accepted: from 1:100 to 100:1.
-    public static let aspectRatioRange = 0.01...100.0
+    public static let aspectRatioRange: ClosedRange<ExactDecimal> = 0.01...100
 
     /// The settings this geometry was made from.
     public let settings: WaterfallSettings
@@ -55,21 +58,21 @@ public struct WaterfallGeometry: Hashable, Sendable {
     /// Converts settings to pixels, recording every invalid value (the geometry is then meaningless).
     init(_ settings: WaterfallSettings, violations: inout [WaterfallViolation]) {
         self.settings = settings
-        let validScale = settings.scale.isFinite && Self.scaleRange.contains(settings.scale)
+        let validScale = Self.scaleRange.contains(settings.scale)
         if !validScale { violations.append(WaterfallViolation(.setting(.scale), "must be a number from 0.25 to 8")) }
         let scale = validScale ? settings.scale : 1
         func pixels(
-            _ value: Double, _ setting: WaterfallSetting, positive: Bool = false,
-            rule: FloatingPointRoundingRule = .toNearestOrAwayFromZero
+            _ value: ExactDecimal, _ setting: WaterfallSetting, positive: Bool = false,
+            rule: ExactDecimal.Rounding = .toNearestOrAwayFromZero
         ) -> Int {
-            guard value.isFinite, positive ? value > 0 : value >= 0, value <= Self.maximumLength else {
+            guard positive ? value > 0 : value >= 0, value <= Self.maximumLength else {
                 violations.append(
                     WaterfallViolation(
                         .setting(setting),
                         positive ? "must be a number above 0 and at most 100000" : "must be a number from 0 to 100000"))
                 return positive ? 1 : 0
             }
-            return Int((value * scale).rounded(rule))
+            return ExactDecimal.quotient([value, scale], rounding: rule)
         }
         containerWidth = pixels(settings.containerWidth, .containerWidth, positive: true, rule: .down)
         columnSpacing = pixels(settings.columnSpacing, .columnSpacing)
@@ -143,15 +146,18 @@ public struct WaterfallGeometry: Hashable, Sendable {
     }
 
     /// The height of an item whose ``WaterfallItem/violations(index:)`` are none.
+    ///
+    /// Exact on the decimals given: ⌊width ÷ ratio⌋, ⌊height × width ÷ modelWidth⌋ or the fixed height
+    /// rounded to the nearest pixel, plus the extra height rounded to the nearest pixel.
     func height(ofValid item: WaterfallItem) -> Int {
-        let width = Double(item.isFullWidth ? fullWidth : columnWidth)
-        let content: Double
-        switch item.size {
-        case .aspectRatio(let ratio): content = (width / ratio).rounded(.down)
-        case .size(let modelWidth, let modelHeight): content = (modelHeight * width / modelWidth).rounded(.down)
-        case .fixedHeight(let points): content = (points * settings.scale).rounded()
-        }
-        return max(1, Int(content) + Int((item.extraHeight * settings.scale).rounded()))
+        let width = ExactDecimal(item.isFullWidth ? fullWidth : columnWidth)
+        let content =
+            switch item.size {
+            case .aspectRatio(let ratio): ExactDecimal.quotient([width], over: [ratio], rounding: .down)
+            case .size(let modelWidth, let modelHeight): ExactDecimal.quotient([modelHeight, width], over: [modelWidth], rounding: .down)
+            case .fixedHeight(let points): ExactDecimal.quotient([points, settings.scale], rounding: .toNearestOrAwayFromZero)
+            }
+        return max(1, content + ExactDecimal.quotient([item.extraHeight, settings.scale], rounding: .toNearestOrAwayFromZero))
     }
 
     /// A stable 64-bit fingerprint of everything that decides frames: the pixel geometry, the scale, the
@@ -163,7 +169,7 @@ public struct WaterfallGeometry: Hashable, Sendable {
         for value in [containerWidth, columnCount, columnWidth, columnSpacing, itemSpacing, top, leading, bottom, trailing] {
             hash.combine(UInt64(bitPattern: Int64(value)))
         }
-        hash.combine((settings.scale + 0).bitPattern)
+        hash.combine((settings.scale.doubleValue + 0).bitPattern)
         hash.combine(string: settings.direction.rawValue)
         hash.combine(string: settings.strategy.rawValue)
         return hash.value

@@ -9,24 +9,25 @@ extension WaterfallItem {
         }
         switch size {
         case .aspectRatio(let ratio):
-            check(
-                ratio.isFinite && WaterfallGeometry.aspectRatioRange.contains(ratio), .aspectRatio,
-                "must be a number from 0.01 to 100")
+            check(WaterfallGeometry.aspectRatioRange.contains(ratio), .aspectRatio, "must be a number from 0.01 to 100")
         case .size(let width, let height):
-            let validWidth = width.isFinite && width > 0 && width <= 1e9
-            let validHeight = height.isFinite && height > 0 && height <= 1e9
+            let validWidth = width > 0 && width <= WaterfallGeometry.maximumModelLength
+            let validHeight = height > 0 && height <= WaterfallGeometry.maximumModelLength
             check(validWidth, .width, "must be a number above 0 and at most 1e9")
             check(validHeight, .height, "must be a number above 0 and at most 1e9")
             if validWidth && validHeight {
-                check(WaterfallGeometry.aspectRatioRange.contains(width / height), .width, "width ÷ height must be from 0.01 to 100")
+                // 0.01 ≤ width ÷ height ≤ 100, exactly.
+                check(
+                    width >= height.timesPowerOfTen(-2) && width <= height.timesPowerOfTen(2), .width,
+                    "width ÷ height must be from 0.01 to 100")
             }
         case .fixedHeight(let points):
             check(
-                points.isFinite && points > 0 && points <= WaterfallGeometry.maximumLength, .fixedHeight,
+                points > 0 && points <= WaterfallGeometry.maximumLength, .fixedHeight,
                 "must be a number above 0 and at most 100000")
         }
         check(
-            extraHeight.isFinite && extraHeight >= 0 && extraHeight <= WaterfallGeometry.maximumLength, .extraHeight,
+            extraHeight >= 0 && extraHeight <= WaterfallGeometry.maximumLength, .extraHeight,
             "must be a number from 0 to 100000")
         return violations
     }

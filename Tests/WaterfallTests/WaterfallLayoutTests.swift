@@ -1,7 +1,7 @@
 import Testing
 import Waterfall
 
-private func fixed(_ heights: [Int]) -> [WaterfallItem] { heights.map { WaterfallItem(size: .fixedHeight(Double($0))) } }
+private func fixed(_ heights: [Int]) -> [WaterfallItem] { heights.map { WaterfallItem(size: .fixedHeight(ExactDecimal($0))) } }
 
 private func columns(_ page: WaterfallPage) -> [Int?] { page.items.map(\.column) }
 
@@ -120,15 +120,15 @@ private func columns(_ page: WaterfallPage) -> [Int?] { page.items.map(\.column)
 
     @Test(arguments: [
         (WaterfallSettings(containerWidth: 0), WaterfallSetting.containerWidth),
-        (WaterfallSettings(containerWidth: .nan), .containerWidth),
-        (WaterfallSettings(containerWidth: .infinity), .containerWidth),
+        (WaterfallSettings(containerWidth: -1), .containerWidth),
+        (WaterfallSettings(containerWidth: 100_000.001), .containerWidth),
         (WaterfallSettings(containerWidth: 300, scale: 0), .scale),
         (WaterfallSettings(containerWidth: 300, columns: .count(0)), .columnCount),
         (WaterfallSettings(containerWidth: 300, columns: .count(65)), .columnCount),
         (WaterfallSettings(containerWidth: 300, columns: .minimumWidth(-1)), .minimumColumnWidth),
         (WaterfallSettings(containerWidth: 300, columns: .minimumWidth(10, maximumCount: 0)), .maximumColumnCount),
         (WaterfallSettings(containerWidth: 300, columnSpacing: -1), .columnSpacing),
-        (WaterfallSettings(containerWidth: 300, itemSpacing: .nan), .itemSpacing),
+        (WaterfallSettings(containerWidth: 300, itemSpacing: 1e6), .itemSpacing),
         (WaterfallSettings(containerWidth: 300, insets: EdgeInsets(top: -2)), .insetTop),
     ])
     func invalidSettingsNameTheirField(settings: WaterfallSettings, field: WaterfallSetting) {
@@ -146,7 +146,7 @@ private func columns(_ page: WaterfallPage) -> [Int?] { page.items.map(\.column)
 
     @Test func everyInvalidSettingAndItemIsNamed() {
         let settings = WaterfallSettings(
-            containerWidth: 0, scale: 0, columns: .count(65), insets: EdgeInsets(leading: -1, trailing: .infinity))
+            containerWidth: 0, scale: 0, columns: .count(65), insets: EdgeInsets(leading: -1, trailing: 1e300))
         let items = [
             WaterfallItem(size: .aspectRatio(0)), WaterfallItem(size: .fixedHeight(10)),
             WaterfallItem(size: .size(width: 0, height: -1), extraHeight: -3),
@@ -176,9 +176,9 @@ private func columns(_ page: WaterfallPage) -> [Int?] { page.items.map(\.column)
     }
 
     @Test(arguments: [
-        (ItemSize.aspectRatio(0), ItemSizeField.aspectRatio), (.aspectRatio(.nan), .aspectRatio), (.aspectRatio(1000), .aspectRatio),
+        (ItemSize.aspectRatio(0), ItemSizeField.aspectRatio), (.aspectRatio(-1), .aspectRatio), (.aspectRatio(1000), .aspectRatio),
         (.size(width: 0, height: 10), .width), (.size(width: 10, height: -1), .height),
-        (.size(width: 10_000, height: 1), .width), (.fixedHeight(0), .fixedHeight), (.fixedHeight(.infinity), .fixedHeight),
+        (.size(width: 10_000, height: 1), .width), (.fixedHeight(0), .fixedHeight), (.fixedHeight(100_000.5), .fixedHeight),
     ])
     func invalidItemsNameTheirIndexAndField(size: ItemSize, field: ItemSizeField) {
         let items = fixed([10]) + [WaterfallItem(size: size)]

@@ -1,0 +1,116 @@
+import PropertyBased
+import Testing
+@testable import Waterfall
+
+/// 10^power as an integer, for the exact rationals the tests compute by hand.
+private func tenTo(_ power: Int) -> UInt128 { (0..<power).reduce(1) { result, _ in result * 10 } }
+
+/// A decimal `significand` × 10^-`places`.
+private func decimal(_ significand: Int, places: Int) -> ExactDecimal {
+    ExactDecimal(significand: UInt128(significand), exponent: -places)!
+}
+
+/// Heights are the documented rounding of the exact result for the decimals as written, never of a binary
+/// floating-point approximation of them.
+@Suite struct ExactHeightTests {
+    /// Issue 15: 550 ÷ 1.1 is exactly 500; in `Double`, 550 / 1.1 is 499.99999999999994, floored to 499.
+    @Test func aspectRatioOfOnePointOneOnFiveHundredFiftyIsFiveHundred() throws {
+        let geometry = try WaterfallGeometry(WaterfallSettings(containerWidth: 550, columns: .count(1)))
+        #expect(try geometry.height(of: WaterfallItem(size: .aspectRatio(1.1)), index: 0) == 500)
+        #expect(try geometry.height(of: WaterfallItem(size: .size(width: 1.1, height: 1)), index: 0) == 500)
+    }
+
+    @Test func decimalsReadAsWritten() {
+        #expect(ExactDecimal(0.1) == ExactDecimal(significand: 1, exponent: -1))
+        #expect(ExactDecimal(100_000.0) == ExactDecimal(significand: 1, exponent: 5))
+        #expect(ExactDecimal(isNegative: false, digits: Array("0012500".utf8), exponent: -3) == 12.5)
+        #expect(ExactDecimal(isNegative: false, digits: Array("1020".utf8), exponent: 0) == 1020)
+        #expect(ExactDecimal(isNegative: false, digits: Array(String(repeating: "1", count: 39).utf8), exponent: 0) == nil)
+        #expect(ExactDecimal(isNegative: false, digits: Array((String(repeating: "1", count: 38) + "000").utf8), exponent: 0) != nil)
+        #expect(ExactDecimal(0.25) < 0.3 && ExactDecimal(-1) < 0 && ExactDecimal(1e-300) > 0 && !(ExactDecimal(2) < 2))
+        #expect(ExactDecimal(1e300) > 100_000)
+    }
+
+    /// For random decimal aspect ratios, ⌊width ÷ ratio⌋ computed on integers: ratio = m / 10^k, so the
+    /// height is ⌊width · 10^k / m⌋. Widths are multiples of m, off by -1, 0 or 1, so that the exact
+    /// quotient is often a whole number, where binary floating point falls just short (550 / 1.1).
+    @Test func aspectRatioHeightIsTheFloorOfTheExactQuotient() async {
+        await propertyCheck(
+            count: 3000, input: Gen.int(in: 1...99_999), Gen.int(in: 0...5), Gen.int(in: 1...20_000), Gen.int(in: -1...1)
+        ) { significand, places, multiple, offset in
+            let ratio = decimal(significand, places: places)
+            let width = min(20_000, max(1, (multiple % (20_000 / significand + 1)) * significand + offset))
+            guard WaterfallGeometry.aspectRatioRange.contains(ratio) else { return }
+            let geometry = try WaterfallGeometry(WaterfallSettings(containerWidth: ExactDecimal(width), columns: .count(1)))
+            let expected = UInt128(width) * tenTo(places) / UInt128(significand)
+            #expect(try geometry.height(of: WaterfallItem(size: .aspectRatio(ratio)), index: 0) == max(1, Int(expected)))
+        }
+    }
+
+    /// For random decimal model sizes h / 10^j and w / 10^k: ⌊(h / 10^j) · width ÷ (w / 10^k)⌋ =
+    /// ⌊h · width · 10^k ÷ (w · 10^j)⌋.
+    @Test func modelSizeHeightIsTheFloorOfTheExactQuotient() async {
+        await propertyCheck(
+            count: 3000, input: Gen.int(in: 1...20_000), Gen.int(in: 1...99_999), Gen.int(in: 1...99_999), Gen.int(in: 0...4),
+            Gen.int(in: 0...4)
+        ) { multiple, modelWidth, modelHeight, widthPlaces, heightPlaces in
+            // A multiple of the model width, so that the exact quotient is often whole.
+            let width = min(20_000, max(1, (multiple % (20_000 / modelWidth + 1)) * modelWidth))
+            let item = WaterfallItem(
+                size: .size(width: decimal(modelWidth, places: widthPlaces), height: decimal(modelHeight, places: heightPlaces)))
+            guard item.violations(index: 0).isEmpty else { return }
+            let geometry = try WaterfallGeometry(WaterfallSettings(containerWidth: ExactDecimal(width), columns: .count(1)))
+            let expected =
+                UInt128(modelHeight) * UInt128(width) * tenTo(widthPlaces) / (UInt128(modelWidth) * tenTo(heightPlaces))
+            #expect(try geometry.height(of: item) == max(1, Int(expected)))
+        }
+    }
+
+    /// The container width is floored, and fixed and extra heights rounded (halves up), on the exact
+    /// products of decimal points and a decimal scale.
+    @Test func pixelConversionsRoundTheExactProduct() async {
+        await propertyCheck(
+            count: 2000, input: Gen.int(in: 1...9_999_999), Gen.int(in: 0...4), Gen.int(in: 25...800), Gen.int(in: 1...999_999),
+            Gen.int(in: 0...4)
+        ) { container, containerPlaces, scaleHundredths, points, pointPlaces in
+            let width = decimal(container, places: containerPlaces)
+            let scale = decimal(scaleHundredths, places: 2)
+            let fixed = decimal(points, places: pointPlaces)
+            guard width <= WaterfallGeometry.maximumLength, fixed <= WaterfallGeometry.maximumLength else { return }
+            let settings = WaterfallSettings(containerWidth: width, scale: scale, columns: .count(1))
+            let pixels = UInt128(container) * UInt128(scaleHundredths) / tenTo(containerPlaces + 2)
+            guard pixels >= 1 else { return }
+            let geometry = try WaterfallGeometry(settings)
+            #expect(geometry.containerWidth == Int(pixels))
+            // round(p · s) = ⌊(2 · p · s + 1) ÷ 2⌋ on the integers scaled by 10^(places + 2).
+            let unit = tenTo(pointPlaces + 2)
+            let rounded = (2 * UInt128(points) * UInt128(scaleHundredths) + unit) / (2 * unit)
+            let item = WaterfallItem(size: .fixedHeight(fixed), extraHeight: fixed)
+            #expect(try geometry.height(of: item) == max(1, 2 * Int(rounded)))
+        }
+    }
+
+    /// Operands too large for `UInt128` take the wide path, which must give the same exact answer: the
+    /// quotient of (q · d + r) · f by d · f is q, rounded up when 2r ≥ d.
+    @Test func wideOperandsGiveTheExactQuotient() async {
+        await propertyCheck(
+            count: 1000, input: Gen.int(in: 0...1_000_000), Gen.int(in: 1...Int.max), Gen.int(in: 0...Int.max), Gen.int(in: 1...Int.max)
+        ) { quotient, divisorHigh, remainderSeed, factor in
+            let divisor = UInt128(divisorHigh) * tenTo(12) + 7  // about 10^30
+            let remainder = UInt128(remainderSeed) % divisor
+            let dividend = UInt128(quotient) * divisor + remainder
+            guard let a = ExactDecimal(significand: dividend, exponent: -3), let d = ExactDecimal(significand: divisor, exponent: -3),
+                let f = ExactDecimal(significand: UInt128(factor) * tenTo(10) + 3, exponent: 0)
+            else { return }
+            #expect(ExactDecimal.quotient([a, f], over: [d, f], rounding: .down) == quotient)
+            let up = 2 * remainder >= divisor ? 1 : 0
+            #expect(ExactDecimal.quotient([a, f], over: [d, f], rounding: .toNearestOrAwayFromZero) == quotient + up)
+            // Far-apart exponents: tiny quotients are 0, without building huge powers of ten.
+            #expect(ExactDecimal.quotient([a.timesPowerOfTen(-1_000_000)], over: [d], rounding: .toNearestOrAwayFromZero) == 0)
+        }
+    }
+}
+
+extension WaterfallGeometry {
+    fileprivate func height(of item: WaterfallItem) throws -> Int { try height(of: item, index: 0) }
+}
