@@ -28,7 +28,7 @@ extension DuplicateIdentifiersError where SectionID == SnapshotJSON.SectionID, E
         let listed = duplicates.prefix(3).map { "\($0.kind) id \(idText($0)) at \($0.paths.joined(separator: ", "))" }
         var problem = Problem(
             .duplicateIDs,
-            detail: "\(duplicates.count) id\(duplicates.count == 1 ? "" : "s") appear more than once: "
+            detail: "\(duplicates.count == 1 ? "1 id appears" : "\(duplicates.count) ids appear") more than once: "
                 + listed.joined(separator: "; ") + (duplicates.count > 3 ? "; …" : "")
                 + ". Ids must be unique per snapshot (item ids across all sections), or send options.duplicates = \"keepFirst\".")
         problem.duplicates = duplicates

@@ -110,7 +110,7 @@ public enum LayoutEndpoint {
         guard !repeated.isEmpty else { return nil }
         var problem = Problem(
             .duplicateIDs,
-            detail: "\(repeated.count) item id\(repeated.count == 1 ? "" : "s") appear more than once; every item needs its own id.")
+            detail: "\(repeated.count == 1 ? "1 item id appears" : "\(repeated.count) item ids appear") more than once; every item needs its own id.")
         problem.duplicates = repeated.map { id in
             Problem.Duplicate(
                 snapshot: snapshot ?? "layout", kind: "item", writeID: { id.write(into: &$0) },
