@@ -7,22 +7,34 @@ extension ExactDecimal {
         case toNearestOrAwayFromZero
     }
 
-    /// The product of `numerator` divided by the product of `denominator`, rounded to a whole number,
-    /// computed exactly on the decimals (no binary floating point).
+    /// `factor` × `other` ÷ `divisor`, rounded to a whole number, computed exactly on the decimals (no
+    /// binary floating point).
     ///
     /// - Parameters:
-    ///   - numerator: Non-negative factors.
-    ///   - denominator: Positive factors; none for 1.
+    ///   - factor: A non-negative factor.
+    ///   - other: A second non-negative factor, 1 unless given.
+    ///   - divisor: A positive divisor, 1 unless given.
     ///   - rounding: How the exact quotient is rounded.
     /// - Returns: The rounded quotient; results of 2^62 or more (which validated layouts never reach) are
     ///   2^62.
     /// - Complexity: O(1) when the products fit in `UInt128` (every realistic layout number); otherwise
     ///   quadratic in the digits, which are at most 38 per factor.
-    static func quotient(_ numerator: [ExactDecimal], over denominator: [ExactDecimal] = [], rounding: Rounding) -> Int {
-        precondition(numerator.allSatisfy { !$0.isNegative } && denominator.allSatisfy { !$0.isNegative && !$0.isZero })
-        if numerator.contains(where: \.isZero) { return 0 }
-        let exponent = numerator.reduce(0) { $0 + $1.exponent } - denominator.reduce(0) { $0 + $1.exponent }
-        if let fast = narrowQuotient(numerator, denominator, exponent, rounding) { return fast }
+    static func quotient(
+        _ factor: ExactDecimal, times other: ExactDecimal = 1, over divisor: ExactDecimal = 1, rounding: Rounding
+    ) -> Int {
+        precondition(!factor.isNegative && !other.isNegative && !divisor.isNegative && !divisor.isZero)
+        if factor.isZero || other.isZero { return 0 }
+        let exponent = factor.exponent + other.exponent - divisor.exponent
+        if let fast = narrowQuotient(factor.significand, other.significand, divisor.significand, exponent, rounding) {
+            return fast
+        }
+        return wideQuotient([factor, other], over: [divisor], exponent: exponent, rounding: rounding)
+    }
+
+    /// ``quotient(_:times:over:rounding:)`` for operands that overflow `UInt128`.
+    private static func wideQuotient(
+        _ numerator: [ExactDecimal], over denominator: [ExactDecimal], exponent: Int, rounding: Rounding
+    ) -> Int {
 
         let saturated = 1 << 62
         // q < 10^upper and q > 10^lower, from the digit counts alone: settles tiny and huge quotients
@@ -47,24 +59,18 @@ extension ExactDecimal {
 
     /// The quotient in `UInt128` arithmetic, or `nil` when an operand overflows.
     private static func narrowQuotient(
-        _ numerator: [ExactDecimal], _ denominator: [ExactDecimal], _ exponent: Int, _ rounding: Rounding
+        _ factor: UInt128, _ other: UInt128, _ divisor: UInt128, _ exponent: Int, _ rounding: Rounding
     ) -> Int? {
-        var dividend: UInt128 = 1
-        var divisor: UInt128 = 1
-        for factor in numerator {
-            let (product, overflow) = dividend.multipliedReportingOverflow(by: factor.significand)
-            if overflow { return nil }
-            dividend = product
-        }
-        for factor in denominator {
-            let (product, overflow) = divisor.multipliedReportingOverflow(by: factor.significand)
-            if overflow { return nil }
-            divisor = product
-        }
-        guard exponent.magnitude <= UInt(maximumDigits) else { return nil }
-        let (scaled, overflow) = (exponent >= 0 ? dividend : divisor).multipliedReportingOverflow(by: powersOfTen[Int(exponent.magnitude)])
+        var (dividend, overflow) = factor.multipliedReportingOverflow(by: other)
         if overflow { return nil }
-        if exponent >= 0 { dividend = scaled } else { divisor = scaled }
+        var divisor = divisor
+        guard exponent.magnitude <= UInt(maximumDigits) else { return nil }
+        if exponent >= 0 {
+            (dividend, overflow) = dividend.multipliedReportingOverflow(by: powersOfTen[exponent])
+        } else {
+            (divisor, overflow) = divisor.multipliedReportingOverflow(by: powersOfTen[-exponent])
+        }
+        if overflow { return nil }
         let (quotient, remainder) = dividend.quotientAndRemainder(dividingBy: divisor)
         guard quotient < 1 << 62 else { return nil }
         let roundsUp = rounding == .toNearestOrAwayFromZero && remainder >= divisor - remainder

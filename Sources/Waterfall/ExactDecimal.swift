@@ -117,9 +117,10 @@ public struct ExactDecimal: Hashable, Sendable, Comparable, CustomStringConverti
 
     /// The number of digits of the significand (1 for zero).
     var digitCount: Int {
-        var count = 1
-        while count < Self.maximumDigits && significand >= Self.powersOfTen[count] { count += 1 }
-        return count
+        // ⌊log10(2^bits)⌋ + 1 digits at least, one more when the significand reaches the next power of ten.
+        let bits = UInt128.bitWidth - significand.leadingZeroBitCount
+        let count = max(1, (bits * 1233) >> 12)
+        return count < Self.maximumDigits && significand >= Self.powersOfTen[count] ? count + 1 : count
     }
 
     /// The power of ten of the first significant digit.

@@ -72,7 +72,7 @@ public struct WaterfallGeometry: Hashable, Sendable {
                         positive ? "must be a number above 0 and at most 100000" : "must be a number from 0 to 100000"))
                 return positive ? 1 : 0
             }
-            return ExactDecimal.quotient([value, scale], rounding: rule)
+            return ExactDecimal.quotient(value, times: scale, rounding: rule)
         }
         containerWidth = pixels(settings.containerWidth, .containerWidth, positive: true, rule: .down)
         columnSpacing = pixels(settings.columnSpacing, .columnSpacing)
@@ -153,11 +153,11 @@ public struct WaterfallGeometry: Hashable, Sendable {
         let width = ExactDecimal(item.isFullWidth ? fullWidth : columnWidth)
         let content =
             switch item.size {
-            case .aspectRatio(let ratio): ExactDecimal.quotient([width], over: [ratio], rounding: .down)
-            case .size(let modelWidth, let modelHeight): ExactDecimal.quotient([modelHeight, width], over: [modelWidth], rounding: .down)
-            case .fixedHeight(let points): ExactDecimal.quotient([points, settings.scale], rounding: .toNearestOrAwayFromZero)
+            case .aspectRatio(let ratio): ExactDecimal.quotient(width, over: ratio, rounding: .down)
+            case .size(let modelWidth, let modelHeight): ExactDecimal.quotient(modelHeight, times: width, over: modelWidth, rounding: .down)
+            case .fixedHeight(let points): ExactDecimal.quotient(points, times: settings.scale, rounding: .toNearestOrAwayFromZero)
             }
-        return max(1, content + ExactDecimal.quotient([item.extraHeight, settings.scale], rounding: .toNearestOrAwayFromZero))
+        return max(1, content + ExactDecimal.quotient(item.extraHeight, times: settings.scale, rounding: .toNearestOrAwayFromZero))
     }
 
     /// A stable 64-bit fingerprint of everything that decides frames: the pixel geometry, the scale, the

@@ -90,23 +90,35 @@ private func decimal(_ significand: Int, places: Int) -> ExactDecimal {
         }
     }
 
-    /// Operands too large for `UInt128` take the wide path, which must give the same exact answer: the
-    /// quotient of (q · d + r) · f by d · f is q, rounded up when 2r ≥ d.
+    /// Operands too large for `UInt128` take the wide path, which must give the same exact answer. With
+    /// a = p·x, f = s·y + r and d = p·s: a·f ÷ d = x·y + x·r ÷ s, whose floor and remainder are small.
     @Test func wideOperandsGiveTheExactQuotient() async {
         await propertyCheck(
-            count: 1000, input: Gen.int(in: 0...1_000_000), Gen.int(in: 1...Int.max), Gen.int(in: 0...Int.max), Gen.int(in: 1...Int.max)
-        ) { quotient, divisorHigh, remainderSeed, factor in
-            let divisor = UInt128(divisorHigh) * tenTo(12) + 7  // about 10^30
-            let remainder = UInt128(remainderSeed) % divisor
-            let dividend = UInt128(quotient) * divisor + remainder
-            guard let a = ExactDecimal(significand: dividend, exponent: -3), let d = ExactDecimal(significand: divisor, exponent: -3),
-                let f = ExactDecimal(significand: UInt128(factor) * tenTo(10) + 3, exponent: 0)
+            count: 1000, input: Gen.int(in: 1...999_999_999), Gen.int(in: 1...999_999_999), Gen.int(in: 1...999_999_999),
+            Gen.int(in: 0...Int.max)
+        ) { x, y, pSeed, rSeed in
+            let p = UInt128(pSeed) * tenTo(7) + 1  // about 10^16
+            let s = UInt128(pSeed % 1000 + 1) * tenTo(14) + 3  // about 10^15…10^17
+            let r = UInt128(rSeed) % s
+            guard let a = ExactDecimal(significand: p * UInt128(x), exponent: -2),
+                let f = ExactDecimal(significand: s * UInt128(y) + r, exponent: 1),
+                let d = ExactDecimal(significand: p * s, exponent: -1)
             else { return }
-            #expect(ExactDecimal.quotient([a, f], over: [d, f], rounding: .down) == quotient)
-            let up = 2 * remainder >= divisor ? 1 : 0
-            #expect(ExactDecimal.quotient([a, f], over: [d, f], rounding: .toNearestOrAwayFromZero) == quotient + up)
+            let whole = UInt128(x) * UInt128(y) + UInt128(x) * r / s
+            let remainder = UInt128(x) * r % s
+            #expect(ExactDecimal.quotient(a, times: f, over: d, rounding: .down) == Int(whole))
+            let up: UInt128 = 2 * remainder >= s ? 1 : 0
+            #expect(ExactDecimal.quotient(a, times: f, over: d, rounding: .toNearestOrAwayFromZero) == Int(whole + up))
             // Far-apart exponents: tiny quotients are 0, without building huge powers of ten.
-            #expect(ExactDecimal.quotient([a.timesPowerOfTen(-1_000_000)], over: [d], rounding: .toNearestOrAwayFromZero) == 0)
+            #expect(ExactDecimal.quotient(a.timesPowerOfTen(-1_000_000), over: d, rounding: .toNearestOrAwayFromZero) == 0)
+        }
+    }
+
+    @Test func digitCountsAreExact() {
+        for power in 0...37 {
+            let value = ExactDecimal.powersOfTen[power]
+            #expect(ExactDecimal(significand: value + (power == 0 ? 0 : 1), exponent: 0)!.digitCount == power + 1)
+            if power > 0 { #expect(ExactDecimal(significand: value - 1, exponent: 0)!.digitCount == power) }
         }
     }
 }
