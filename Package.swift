@@ -86,6 +86,8 @@ let package = Package(
         ),
         .testTarget(name: "MicroHTTPTests", dependencies: ["MicroHTTP", "TestSupport"]),
         .testTarget(name: "SnapshotJSONTests", dependencies: ["SnapshotJSON", "TestSupport"]),
+        // Runs the built `snapdiff` binary as a subprocess (the dependency makes SwiftPM build it first).
+        .testTarget(name: "SnapdiffTests", dependencies: ["snapdiff", "DiffService"]),
         .testTarget(
             name: "DiffServiceTests",
             dependencies: [

@@ -25,9 +25,9 @@ func items(_ count: Int) -> [WaterfallItem] {
     }
     return (0..<count).map { index in
         let size: ItemSize = index % 3 == 0
-            ? .size(width: Double(600 + next() % 900), height: Double(600 + next() % 900))
-            : .aspectRatio(0.5 + Double(next() % 150) / 100)
-        return WaterfallItem(size: size, extraHeight: Double(next() % 3) * 12, isFullWidth: index % 500 == 499)
+            ? .size(width: ExactDecimal(Int(600 + next() % 900)), height: ExactDecimal(Int(600 + next() % 900)))
+            : .aspectRatio(ExactDecimal(0.5 + Double(next() % 150) / 100))
+        return WaterfallItem(size: size, extraHeight: ExactDecimal(Int(next() % 3) * 12), isFullWidth: index % 500 == 499)
     }
 }
 

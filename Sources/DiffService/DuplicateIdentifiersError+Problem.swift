@@ -34,7 +34,7 @@ extension DuplicateIdentifiersError where SectionID == SnapshotJSON.SectionID, E
         }
         var problem = Problem(
             .duplicateIDs,
-            detail: "\(total) id\(total == 1 ? "" : "s") appear more than once: "
+            detail: "\(total == 1 ? "1 id appears" : "\(total) ids appear") more than once: "
                 + listed.joined(separator: "; ") + (total > 3 ? "; …" : "")
                 + ". Ids must be unique per snapshot (item ids across all sections), or send options.duplicates = \"keepFirst\".")
         problem.duplicates = duplicates

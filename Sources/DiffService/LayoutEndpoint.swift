@@ -35,6 +35,7 @@ public enum LayoutEndpoint {
             return .failure(error.problem)
         }
         var errors = FieldErrors()
+        var paths = WaterfallSettingPaths(settings: "settings", pageSize: "pageSize")
         var root = document.root
         var settings: WaterfallSettings?
         var hasSettings = false
@@ -45,7 +46,7 @@ public enum LayoutEndpoint {
             switch name {
             case "settings":
                 hasSettings = true
-                settings = WaterfallSettings.decode(&reader, path: "settings", errors: &errors)
+                settings = WaterfallSettings.decode(&reader, paths: &paths, errors: &errors)
             case "pageSize": pageSize = errors.integer(&reader, "pageSize")
             case "cursor": cursor = errors.string(&reader, "cursor")
             case "pretty": pretty = errors.boolean(&reader, "pretty") ?? false
@@ -55,15 +56,20 @@ public enum LayoutEndpoint {
             }
         }
         if !hasSettings { errors.add("settings", "missing required member") }
-        guard let wireItems = document.items else {
-            errors.add("items", "missing required member")
+        if document.items == nil { errors.add("items", "missing required member") }
+        let wireItems = document.items ?? []
+        let items = wireItems.enumerated().map { index, item in
+            WaterfallItem.decode(item.content, path: itemPath(index), errors: &errors)
+        }
+        guard errors.isEmpty, let settings else {
+            // Out-of-range values are reported with the type errors, not after they are fixed.
+            if let settings { errors.add(WaterfallLayout.violations(of: settings, pageSize: pageSize), paths: paths, item: itemPath) }
+            for (index, item) in items.enumerated() {
+                if let item { errors.add(item.violations(index: index), paths: paths, item: itemPath) }
+            }
             return .failure(errors.problem)
         }
-        let items = wireItems.enumerated().map { index, item in
-            WaterfallItem.decode(item.content, path: "items[\(index)]", errors: &errors)
-        }
-        guard errors.isEmpty, let settings else { return .failure(errors.problem) }
-        if let problem = duplicateProblem(wireItems.map(\.id), path: { "items[\($0)]" }, snapshot: nil) {
+        if let problem = duplicateProblem(wireItems.map(\.id), path: itemPath, snapshot: nil) {
             return .failure(problem)
         }
         var continuation: Continuation?
@@ -79,7 +85,7 @@ public enum LayoutEndpoint {
             page = try WaterfallLayout.layout(
                 items.map { $0! }, settings: settings, after: continuation, pageSize: pageSize)
         } catch {
-            return .failure(error.problem(settings: "settings", item: { "items[\($0)]" }, cursor: "cursor", pageSize: "pageSize"))
+            return .failure(error.problem(paths: paths, item: itemPath, cursor: "cursor"))
         }
         // ~80 bytes a frame plus the id twice (frame and column list): reserved once, since a buffer that doubles
         // holds its old and new copies at once (pages it never touches cost no memory).
@@ -90,6 +96,9 @@ public enum LayoutEndpoint {
         writer.finish()
         return .success(writer.bytes)
     }
+
+    /// The path of the item at an index.
+    private static func itemPath(_ index: Int) -> String { "items[\(index)]" }
 
     /// The 422 naming the ids given more than once (the first ``Problem/listedEntryLimit``, with the paths of
     /// their first occurrences) and their count; `nil` when ids are unique.
@@ -113,7 +122,7 @@ public enum LayoutEndpoint {
         let repeated = repeats.sorted { $0.value[0] < $1.value[0] }
         var problem = Problem(
             .duplicateIDs,
-            detail: "\(repeated.count) item id\(repeated.count == 1 ? "" : "s") appear more than once; every item needs its own id.")
+            detail: "\(repeated.count == 1 ? "1 item id appears" : "\(repeated.count) item ids appear") more than once; every item needs its own id.")
         problem.duplicates = repeated.prefix(Problem.listedEntryLimit).map { id, positions in
             Problem.Duplicate(
                 snapshot: snapshot ?? "layout", kind: "item", writeID: { id.write(into: &$0) }, positions: positions,

@@ -13,6 +13,7 @@ struct SectionLayouts {
     /// One requested layout, decoded.
     private struct Request {
         var path: String
+        var paths: WaterfallSettingPaths
         var section: SectionID
         var settings: WaterfallSettings
         var pageSize: Int?
@@ -36,6 +37,7 @@ struct SectionLayouts {
             var settings: WaterfallSettings?
             var pageSize: Int?
             var hasSettings = false
+            var paths = WaterfallSettingPaths(settings: member("settings", of: base), pageSize: member("pageSize", of: base))
             reader.members { reader, name in
                 let field = member(name, of: base)
                 switch name {
@@ -47,7 +49,7 @@ struct SectionLayouts {
                     }
                 case "settings":
                     hasSettings = true
-                    settings = WaterfallSettings.decode(&reader, path: field, errors: &errors)
+                    settings = WaterfallSettings.decode(&reader, paths: &paths, errors: &errors)
                 case "pageSize": pageSize = errors.integer(&reader, field)
                 default:
                     errors.add(field, "unknown member; expected section, settings or pageSize")
@@ -58,7 +60,9 @@ struct SectionLayouts {
             if requests.contains(where: { $0.section == section }) {
                 errors.add(member("section", of: base), "this section already has a layout")
             }
-            if let settings { requests.append(Request(path: base, section: section, settings: settings, pageSize: pageSize)) }
+            if let settings {
+                requests.append(Request(path: base, paths: paths, section: section, settings: settings, pageSize: pageSize))
+            }
         }
         self.requests = requests
     }
@@ -87,26 +91,25 @@ struct SectionLayouts {
             let newSection = Self.items(of: newIndex, in: new, role: "new", dropped: dropped.target, errors: &errors)
             let oldIndex = Self.index(of: request.section, in: old, dropped: dropped.source)
             let oldSection = oldIndex.map { Self.items(of: $0, in: old, role: "old", dropped: dropped.source, errors: &errors) }
+            // Every offending value of every layout is listed, sizes in the old section's items included.
+            errors.add(
+                WaterfallLayout.violations(of: request.settings, pageSize: request.pageSize), paths: request.paths,
+                item: { newSection.paths[$0] })
+            for section in [newSection] + (oldSection.map { [$0] } ?? []) {
+                for (index, item) in section.items.enumerated() {
+                    errors.add(item.violations(index: index), paths: request.paths, item: { section.paths[$0] })
+                }
+            }
             guard errors.isEmpty else { continue }
             let page: WaterfallPage
             let oldPage: WaterfallPage?
-            do {
-                page = try WaterfallLayout.layout(newSection.items, settings: request.settings, pageSize: request.pageSize)
-            } catch {
-                return error.problem(
-                    settings: member("settings", of: request.path), item: { newSection.paths[$0] }, cursor: "cursor",
-                    pageSize: member("pageSize", of: request.path))
-            }
             do throws(WaterfallError) {
-                if let oldSection {
-                    oldPage = try WaterfallLayout.layout(oldSection.items, settings: request.settings)
-                } else {
-                    oldPage = nil
+                page = try WaterfallLayout.layout(newSection.items, settings: request.settings, pageSize: request.pageSize)
+                oldPage = try oldSection.map { section throws(WaterfallError) in
+                    try WaterfallLayout.layout(section.items, settings: request.settings)
                 }
             } catch {
-                return error.problem(
-                    settings: member("settings", of: request.path), item: { oldSection?.paths[$0] ?? "old" }, cursor: "cursor",
-                    pageSize: member("pageSize", of: request.path))
+                return error.problem(paths: request.paths, item: { newSection.paths[$0] }, cursor: "cursor")
             }
             var oldFrames: [WireID: PixelRect] = [:]
             if let oldPage, let oldSection {

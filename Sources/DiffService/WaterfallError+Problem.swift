@@ -1,24 +1,18 @@
 import Waterfall
 
 extension WaterfallError {
-    /// The problem a layout error is answered with, naming the field by its JSON path.
+    /// The problem a layout error is answered with, naming each offending value by its JSON path.
     ///
     /// - Parameters:
-    ///   - settings: The path of the settings object.
+    ///   - paths: Where the settings and the page size are.
     ///   - item: The path of the item at an index.
     ///   - cursor: The path of the cursor.
-    ///   - pageSize: The path of the page size.
-    func problem(settings: String, item: (Int) -> String, cursor: String, pageSize: String) -> Problem {
-        var errors = FieldErrors()
+    func problem(paths: WaterfallSettingPaths, item: (Int) -> String, cursor: String) -> Problem {
         switch self {
-        case .invalidSetting(let field, let reason):
-            errors.add(field == "pageSize" ? pageSize : member(field, of: settings), reason)
-        case .noColumnWidth(let count, let available):
-            errors.add(
-                member("columns", of: settings),
-                "\(count) column\(count == 1 ? "" : "s") leave no positive width: \(available) pixels remain after spacing and insets")
-        case .invalidItem(let index, let field, let reason):
-            errors.add(member(field, of: item(index)), reason)
+        case .invalidValues(let violations):
+            var errors = FieldErrors()
+            errors.add(violations, paths: paths, item: item)
+            return errors.problem
         case .continuationMismatch:
             var problem = Problem(
                 .cursorMismatch,
@@ -26,7 +20,7 @@ extension WaterfallError {
             problem.errors = [Problem.FieldError(path: cursor, message: "made with other settings")]
             return problem
         case .strategyNotAppendStable(let strategy), .pagingNotSupported(let strategy):
-            let path = self == .strategyNotAppendStable(strategy) ? cursor : pageSize
+            let path = self == .strategyNotAppendStable(strategy) ? cursor : paths.pageSize
             var problem = Problem(
                 .layoutNotAppendStable,
                 detail: "The \(strategy.rawValue) strategy lays out a whole section at once, so it cannot be paged or continued; use shortestColumn or roundRobin, or send every item without \(path).")
@@ -35,7 +29,6 @@ extension WaterfallError {
         case .malformedContinuation(let reason):
             return CursorCodec.Failure.malformed(reason).problem(path: cursor)
         }
-        return errors.problem
     }
 }
 

@@ -14,21 +14,21 @@ extension WaterfallItem {
     ///   - errors: Where missing, ambiguous and mistyped size members are recorded.
     static func decode(_ content: ContentKey, path: String, errors: inout FieldErrors) -> WaterfallItem? {
         var reader = content.reader
-        var aspectRatio: Double?
-        var width: Double?
-        var height: Double?
-        var fixedHeight: Double?
-        var extraHeight = 0.0
+        var aspectRatio: ExactDecimal?
+        var width: ExactDecimal?
+        var height: ExactDecimal?
+        var fixedHeight: ExactDecimal?
+        var extraHeight: ExactDecimal = 0
         var fullWidth = false
         let before = errors.errors.count
         reader.members { reader, name in
             let field = member(name, of: path)
             switch name {
-            case "aspectRatio": aspectRatio = errors.number(&reader, field)
-            case "width": width = errors.number(&reader, field)
-            case "height": height = errors.number(&reader, field)
-            case "fixedHeight": fixedHeight = errors.number(&reader, field)
-            case "extraHeight": extraHeight = errors.number(&reader, field) ?? 0
+            case "aspectRatio": aspectRatio = errors.decimal(&reader, field)
+            case "width": width = errors.decimal(&reader, field)
+            case "height": height = errors.decimal(&reader, field)
+            case "fixedHeight": fixedHeight = errors.decimal(&reader, field)
+            case "extraHeight": extraHeight = errors.decimal(&reader, field) ?? 0
             case "fullWidth": fullWidth = errors.boolean(&reader, field) ?? false
             default: reader.skip()
             }

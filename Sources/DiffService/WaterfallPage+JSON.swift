@@ -11,7 +11,7 @@ extension WaterfallPage {
     ///   - ids: The ids of the items given, in order (the page's first item is `ids[0]`).
     ///   - cursor: The sealed continuation, for append-stable strategies.
     func writeMembers(into writer: inout JSONWriter, ids: [WireID], cursor: String?) {
-        let scale = geometry.settings.scale
+        let scale = geometry.settings.scale.doubleValue
         let first = items.first?.index ?? continuation?.nextIndex ?? 0
         func points(_ pixels: Int) -> Double { Double(pixels) / scale }
         writer.member("strategy", geometry.settings.strategy.rawValue)

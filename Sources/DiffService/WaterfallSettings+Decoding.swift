@@ -10,10 +10,14 @@ extension WaterfallSettings {
     ///  "direction": "leftToRight", "strategy": "shortestColumn"}
     /// ```
     /// `columns` is a count, or `{"count": n}`, or `{"minimumWidth": w, "maximumCount": n}`. Only
-    /// `containerWidth` is required. Ranges are checked later by the layout engine.
-    static func decode(_ reader: inout CanonicalReader, path: String, errors: inout FieldErrors) -> WaterfallSettings? {
+    /// `containerWidth` is required. Ranges are checked later by the layout engine, whose violations `paths`
+    /// maps back to where the request wrote each value.
+    static func decode(
+        _ reader: inout CanonicalReader, paths: inout WaterfallSettingPaths, errors: inout FieldErrors
+    ) -> WaterfallSettings? {
+        let path = paths.settings
         guard errors.object(&reader, path) else { return nil }
-        var settings = WaterfallSettings(containerWidth: .nan)
+        var settings = WaterfallSettings(containerWidth: 0)
         var hasWidth = false
         let before = errors.errors.count
         reader.members { reader, name in
@@ -21,15 +25,16 @@ extension WaterfallSettings {
             switch name {
             case "containerWidth":
                 hasWidth = true
-                if let value = errors.number(&reader, field) { settings.containerWidth = value }
+                if let value = errors.decimal(&reader, field) { settings.containerWidth = value }
             case "scale":
-                if let value = errors.number(&reader, field) { settings.scale = value }
+                if let value = errors.decimal(&reader, field) { settings.scale = value }
             case "columns":
+                paths.columnsIsCount = reader.kind == .number
                 if let rule = decodeColumns(&reader, path: field, errors: &errors) { settings.columns = rule }
             case "columnSpacing":
-                if let value = errors.number(&reader, field) { settings.columnSpacing = value }
+                if let value = errors.decimal(&reader, field) { settings.columnSpacing = value }
             case "itemSpacing":
-                if let value = errors.number(&reader, field) { settings.itemSpacing = value }
+                if let value = errors.decimal(&reader, field) { settings.itemSpacing = value }
             case "insets":
                 if let insets = decodeInsets(&reader, path: field, errors: &errors) { settings.insets = insets }
             case "direction":
@@ -57,13 +62,13 @@ extension WaterfallSettings {
             return nil
         }
         var count: Int?
-        var minimumWidth: Double?
+        var minimumWidth: ExactDecimal?
         var maximumCount: Int?
         reader.members { reader, name in
             let field = member(name, of: path)
             switch name {
             case "count": count = errors.integer(&reader, field)
-            case "minimumWidth": minimumWidth = errors.number(&reader, field)
+            case "minimumWidth": minimumWidth = errors.decimal(&reader, field)
             case "maximumCount": maximumCount = errors.integer(&reader, field)
             default:
                 errors.add(field, "unknown member; expected count, or minimumWidth and maximumCount")
@@ -85,10 +90,10 @@ extension WaterfallSettings {
         reader.members { reader, name in
             let field = member(name, of: path)
             switch name {
-            case "top": insets.top = errors.number(&reader, field) ?? 0
-            case "leading": insets.leading = errors.number(&reader, field) ?? 0
-            case "bottom": insets.bottom = errors.number(&reader, field) ?? 0
-            case "trailing": insets.trailing = errors.number(&reader, field) ?? 0
+            case "top": insets.top = errors.decimal(&reader, field) ?? 0
+            case "leading": insets.leading = errors.decimal(&reader, field) ?? 0
+            case "bottom": insets.bottom = errors.decimal(&reader, field) ?? 0
+            case "trailing": insets.trailing = errors.decimal(&reader, field) ?? 0
             default:
                 errors.add(field, "unknown member; expected top, leading, bottom or trailing")
                 reader.skip()

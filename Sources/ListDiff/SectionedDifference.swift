@@ -6,8 +6,9 @@
 /// one, is a deletion and an insertion. Within a surviving section, the elements that keep their relative
 /// order (a longest increasing subsequence of their old positions) are never reported as moved; every
 /// other surviving element is exactly one move, as is every section out of the kept order of sections. So
-/// the move counts are the true minimum, and among minimal choices the difference prefers the one in which
-/// no value is "moved" to the index it came from.
+/// the move counts are the true minimum, and among minimal choices the difference takes one with the fewest
+/// values "moved" to the index they came from. That number is not always zero: in `[x0, x1, x2, x3] →
+/// [N, x3, x2, x0, x1]` the only minimal choice keeps `x0, x1`, and `x2` moves from index 2 to index 2.
 ///
 /// Two renderings describe the same change:
 /// - ``staged``: up to five stages, each one safe UIKit batch update (DifferenceKit's order and names);

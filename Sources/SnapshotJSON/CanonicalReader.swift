@@ -110,6 +110,15 @@ public struct CanonicalReader: Hashable, Sendable {
         return negative ? -value : value
     }
 
+    /// Reads a number exactly as written — its sign, its significant digits (ASCII, without leading or
+    /// trailing zeros; none for zero) and the power of ten of the last digit — or returns `nil` and leaves
+    /// any other value unread. For decimal arithmetic where the nearest `Double` is not good enough.
+    public mutating func decimal() -> (isNegative: Bool, digits: ArraySlice<UInt8>, exponent: Int)? {
+        guard kind == .number else { return nil }
+        guard let (negative, exponent, digits) = numberParts() else { return (false, [], 0) }
+        return (negative, digits, Int(exponent))
+    }
+
     /// Whether the reader is past the last value (after reading a whole document).
     public var isAtEnd: Bool { position == bytes.count }
 

@@ -3,5 +3,5 @@ public enum ColumnRule: Hashable, Sendable {
     /// Exactly this many columns (1 … ``WaterfallGeometry/maximumColumnCount``).
     case count(Int)
     /// As many columns as fit with at least this width in points, at most `maximumCount` if given.
-    case minimumWidth(Double, maximumCount: Int? = nil)
+    case minimumWidth(ExactDecimal, maximumCount: Int? = nil)
 }

@@ -1,13 +1,8 @@
-/// Why a waterfall layout cannot be computed. Each case names the offending field so that the service can
-/// point at it.
+/// Why a waterfall layout cannot be computed.
 public enum WaterfallError: Error, Hashable, Sendable {
-    /// A setting is out of its allowed range; `field` is its name (`containerWidth`, `scale`,
-    /// `columns.count`, `insets.leading` …) and `reason` says what is allowed.
-    case invalidSetting(field: String, reason: String)
-    /// The columns leave no positive width once spacing and insets are taken off.
-    case noColumnWidth(columnCount: Int, availablePixels: Int)
-    /// An item's size is invalid; `index` is its position in the items given, `field` the size field.
-    case invalidItem(index: Int, field: String, reason: String)
+    /// Values out of their allowed ranges: every invalid setting (including columns that leave no width,
+    /// and the page size) and every invalid item size, settings first, then items in order.
+    case invalidValues([WaterfallViolation])
     /// A continuation was made with other settings than the ones given now.
     case continuationMismatch
     /// A continuation was given with a strategy that lays out whole sections.

@@ -2,18 +2,21 @@
 /// spacing. Working in integer pixels is what makes laying out page by page give exactly the frames of
 /// laying out everything at once.
 ///
-/// Conversions: the container width is floored to pixels; spacings, insets and fixed heights are rounded
-/// to the nearest pixel; the column width is ⌊(available − (n−1) · spacing) ÷ n⌋, as
-/// CHTCollectionViewWaterfallLayout does.
+/// Conversions, exact on the decimals given: the container width is floored to whole pixels; spacings,
+/// insets and fixed heights are rounded to the nearest pixel (halves up); the column width is
+/// ⌊(available − (n−1) · spacing) ÷ n⌋, as CHTCollectionViewWaterfallLayout does, where available is the
+/// container minus the leading and trailing insets; a full-width item spans the available width.
 public struct WaterfallGeometry: Hashable, Sendable {
     /// The most columns a layout may have.
     public static let maximumColumnCount = 64
     /// The largest container width, spacing, inset or fixed height accepted, in points.
-    public static let maximumLength = 100_000.0
+    public static let maximumLength: ExactDecimal = 100_000
+    /// The largest model width or height accepted (``ItemSize/size(width:height:)``).
+    public static let maximumModelLength: ExactDecimal = 1_000_000_000
     /// The display scales accepted.
-    public static let scaleRange = 0.25...8.0
+    public static let scaleRange: ClosedRange<ExactDecimal> = 0.25...8
     /// The aspect ratios (width ÷ height) accepted: from 1:100 to 100:1.
-    public static let aspectRatioRange = 0.01...100.0
+    public static let aspectRatioRange: ClosedRange<ExactDecimal> = 0.01...100
 
     /// The settings this geometry was made from.
     public let settings: WaterfallSettings
@@ -33,54 +36,82 @@ public struct WaterfallGeometry: Hashable, Sendable {
     /// Validates settings and converts them to pixels.
     ///
     /// - Parameter settings: The layout settings.
-    /// - Throws: ``WaterfallError/invalidSetting(field:reason:)`` naming the field that is not finite, out of
-    ///   range or non-positive; ``WaterfallError/noColumnWidth(columnCount:availablePixels:)`` when the
-    ///   columns leave no positive width after spacing and insets.
+    /// - Throws: ``WaterfallError/invalidValues(_:)`` naming every setting that is not finite, out of range
+    ///   or non-positive, or ``WaterfallSetting/columns`` when the columns leave no positive width after
+    ///   spacing and insets.
     public init(_ settings: WaterfallSettings) throws(WaterfallError) {
+        var violations: [WaterfallViolation] = []
+        self.init(settings, violations: &violations)
+        guard violations.isEmpty else { throw .invalidValues(violations) }
+    }
+
+    /// Every invalid value of settings: what ``init(_:)`` throws, without throwing.
+    ///
+    /// - Parameter settings: The layout settings.
+    /// - Returns: The violations, none for valid settings.
+    public static func violations(of settings: WaterfallSettings) -> [WaterfallViolation] {
+        var violations: [WaterfallViolation] = []
+        _ = WaterfallGeometry(settings, violations: &violations)
+        return violations
+    }
+
+    /// Converts settings to pixels, recording every invalid value (the geometry is then meaningless).
+    init(_ settings: WaterfallSettings, violations: inout [WaterfallViolation]) {
         self.settings = settings
-        guard settings.scale.isFinite, Self.scaleRange.contains(settings.scale) else {
-            throw .invalidSetting(field: "scale", reason: "must be a number from 0.25 to 8")
-        }
-        let scale = settings.scale
+        let validScale = Self.scaleRange.contains(settings.scale)
+        if !validScale { violations.append(WaterfallViolation(.setting(.scale), "must be a number from 0.25 to 8")) }
+        let scale = validScale ? settings.scale : 1
         func pixels(
-            _ value: Double, _ field: String, positive: Bool = false, rule: FloatingPointRoundingRule = .toNearestOrAwayFromZero
-        ) throws(WaterfallError) -> Int {
-            guard value.isFinite, positive ? value > 0 : value >= 0, value <= Self.maximumLength else {
-                throw .invalidSetting(
-                    field: field,
-                    reason: positive ? "must be a number above 0 and at most 100000" : "must be a number from 0 to 100000")
+            _ value: ExactDecimal, _ setting: WaterfallSetting, positive: Bool = false,
+            rule: ExactDecimal.Rounding = .toNearestOrAwayFromZero
+        ) -> Int {
+            guard positive ? value > 0 : value >= 0, value <= Self.maximumLength else {
+                violations.append(
+                    WaterfallViolation(
+                        .setting(setting),
+                        positive ? "must be a number above 0 and at most 100000" : "must be a number from 0 to 100000"))
+                return positive ? 1 : 0
             }
-            return Int((value * scale).rounded(rule))
+            return ExactDecimal.quotient(value, times: scale, rounding: rule)
         }
-        containerWidth = try pixels(settings.containerWidth, "containerWidth", positive: true, rule: .down)
-        columnSpacing = try pixels(settings.columnSpacing, "columnSpacing")
-        itemSpacing = try pixels(settings.itemSpacing, "itemSpacing")
-        top = try pixels(settings.insets.top, "insets.top")
-        leading = try pixels(settings.insets.leading, "insets.leading")
-        bottom = try pixels(settings.insets.bottom, "insets.bottom")
-        trailing = try pixels(settings.insets.trailing, "insets.trailing")
+        containerWidth = pixels(settings.containerWidth, .containerWidth, positive: true, rule: .down)
+        columnSpacing = pixels(settings.columnSpacing, .columnSpacing)
+        itemSpacing = pixels(settings.itemSpacing, .itemSpacing)
+        top = pixels(settings.insets.top, .insetTop)
+        leading = pixels(settings.insets.leading, .insetLeading)
+        bottom = pixels(settings.insets.bottom, .insetBottom)
+        trailing = pixels(settings.insets.trailing, .insetTrailing)
         let available = containerWidth - leading - trailing
+        let countReason = "must be an integer from 1 to \(Self.maximumColumnCount)"
 
         switch settings.columns {
         case .count(let count):
-            guard (1...Self.maximumColumnCount).contains(count) else {
-                throw .invalidSetting(field: "columns.count", reason: "must be an integer from 1 to \(Self.maximumColumnCount)")
+            if (1...Self.maximumColumnCount).contains(count) {
+                columnCount = count
+            } else {
+                violations.append(WaterfallViolation(.setting(.columnCount), countReason))
+                columnCount = 1
             }
-            columnCount = count
         case .minimumWidth(let width, let maximumCount):
-            let minimum = try pixels(width, "columns.minimumWidth", positive: true)
-            if let maximumCount, !(1...Self.maximumColumnCount).contains(maximumCount) {
-                throw .invalidSetting(
-                    field: "columns.maximumCount", reason: "must be an integer from 1 to \(Self.maximumColumnCount)")
+            let minimum = pixels(width, .minimumColumnWidth, positive: true)
+            var maximum = maximumCount ?? Self.maximumColumnCount
+            if !(1...Self.maximumColumnCount).contains(maximum) {
+                violations.append(WaterfallViolation(.setting(.maximumColumnCount), countReason))
+                maximum = Self.maximumColumnCount
             }
             let fitting = (available + columnSpacing) / max(1, minimum + columnSpacing)
-            columnCount = max(1, min(fitting, maximumCount ?? Self.maximumColumnCount, Self.maximumColumnCount))
+            columnCount = max(1, min(fitting, maximum, Self.maximumColumnCount))
         }
         let width = (available - (columnCount - 1) * columnSpacing) / columnCount
-        guard available > 0, width >= 1 else {
-            throw .noColumnWidth(columnCount: columnCount, availablePixels: available - (columnCount - 1) * columnSpacing)
+        if violations.isEmpty && !(available > 0 && width >= 1) {
+            let remaining = available - (columnCount - 1) * columnSpacing
+            violations.append(
+                WaterfallViolation(
+                    .setting(.columns),
+                    "\(columnCount) column\(columnCount == 1 ? "" : "s") leave no positive width: \(remaining) pixels remain after spacing and insets"
+                ))
         }
-        columnWidth = width
+        columnWidth = max(1, width)
     }
 
     /// The width full-width items get: the container minus the insets, in pixels.
@@ -107,38 +138,26 @@ public struct WaterfallGeometry: Hashable, Sendable {
     /// - Parameters:
     ///   - item: The item.
     ///   - index: Its position among the items given, for the error.
-    /// - Throws: ``WaterfallError/invalidItem(index:field:reason:)`` for a non-positive, non-finite or absurd
-    ///   size.
+    /// - Throws: ``WaterfallError/invalidValues(_:)`` for a non-positive, non-finite or absurd size.
     public func height(of item: WaterfallItem, index: Int) throws(WaterfallError) -> Int {
-        let width = Double(item.isFullWidth ? fullWidth : columnWidth)
-        let content: Double
-        switch item.size {
-        case .aspectRatio(let ratio):
-            guard ratio.isFinite, Self.aspectRatioRange.contains(ratio) else {
-                throw .invalidItem(index: index, field: "aspectRatio", reason: "must be a number from 0.01 to 100")
+        let violations = item.violations(index: index)
+        guard violations.isEmpty else { throw .invalidValues(violations) }
+        return height(ofValid: item)
+    }
+
+    /// The height of an item whose ``WaterfallItem/violations(index:)`` are none.
+    ///
+    /// Exact on the decimals given: ⌊width ÷ ratio⌋, ⌊height × width ÷ modelWidth⌋ or the fixed height
+    /// rounded to the nearest pixel, plus the extra height rounded to the nearest pixel.
+    func height(ofValid item: WaterfallItem) -> Int {
+        let width = ExactDecimal(item.isFullWidth ? fullWidth : columnWidth)
+        let content =
+            switch item.size {
+            case .aspectRatio(let ratio): ExactDecimal.quotient(width, over: ratio, rounding: .down)
+            case .size(let modelWidth, let modelHeight): ExactDecimal.quotient(modelHeight, times: width, over: modelWidth, rounding: .down)
+            case .fixedHeight(let points): ExactDecimal.quotient(points, times: settings.scale, rounding: .toNearestOrAwayFromZero)
             }
-            content = (width / ratio).rounded(.down)
-        case .size(let modelWidth, let modelHeight):
-            guard modelWidth.isFinite, modelWidth > 0, modelWidth <= 1e9 else {
-                throw .invalidItem(index: index, field: "width", reason: "must be a number above 0 and at most 1e9")
-            }
-            guard modelHeight.isFinite, modelHeight > 0, modelHeight <= 1e9 else {
-                throw .invalidItem(index: index, field: "height", reason: "must be a number above 0 and at most 1e9")
-            }
-            guard Self.aspectRatioRange.contains(modelWidth / modelHeight) else {
-                throw .invalidItem(index: index, field: "width", reason: "width ÷ height must be from 0.01 to 100")
-            }
-            content = (modelHeight * width / modelWidth).rounded(.down)
-        case .fixedHeight(let points):
-            guard points.isFinite, points > 0, points <= Self.maximumLength else {
-                throw .invalidItem(index: index, field: "fixedHeight", reason: "must be a number above 0 and at most 100000")
-            }
-            content = (points * settings.scale).rounded()
-        }
-        guard item.extraHeight.isFinite, item.extraHeight >= 0, item.extraHeight <= Self.maximumLength else {
-            throw .invalidItem(index: index, field: "extraHeight", reason: "must be a number from 0 to 100000")
-        }
-        return max(1, Int(content) + Int((item.extraHeight * settings.scale).rounded()))
+        return max(1, content + ExactDecimal.quotient(item.extraHeight, times: settings.scale, rounding: .toNearestOrAwayFromZero))
     }
 
     /// A stable 64-bit fingerprint of everything that decides frames: the pixel geometry, the scale, the
@@ -150,7 +169,7 @@ public struct WaterfallGeometry: Hashable, Sendable {
         for value in [containerWidth, columnCount, columnWidth, columnSpacing, itemSpacing, top, leading, bottom, trailing] {
             hash.combine(UInt64(bitPattern: Int64(value)))
         }
-        hash.combine((settings.scale + 0).bitPattern)
+        hash.combine((settings.scale.doubleValue + 0).bitPattern)
         hash.combine(string: settings.direction.rawValue)
         hash.combine(string: settings.strategy.rawValue)
         return hash.value

@@ -4,7 +4,7 @@ public struct WaterfallItem: Hashable, Sendable {
     /// The item's size rule.
     public var size: ItemSize
     /// Extra height in points added below the sized content (a caption), ≥ 0.
-    public var extraHeight: Double
+    public var extraHeight: ExactDecimal
     /// Whether the item spans every column; it then starts below the tallest column.
     public var isFullWidth: Bool
 
@@ -14,7 +14,7 @@ public struct WaterfallItem: Hashable, Sendable {
     ///   - size: The size rule.
     ///   - extraHeight: Extra height in points below the content.
     ///   - isFullWidth: Whether the item spans every column.
-    public init(size: ItemSize, extraHeight: Double = 0, isFullWidth: Bool = false) {
+    public init(size: ItemSize, extraHeight: ExactDecimal = 0, isFullWidth: Bool = false) {
         self.size = size
         self.extraHeight = extraHeight
         self.isFullWidth = isFullWidth

@@ -18,7 +18,8 @@ public enum WaterfallLayout {
     ///   - pageSize: Lay out at most this many of `items` (≥ 1); all when `nil`. Only for append-stable
     ///     strategies.
     /// - Returns: The page, with a continuation for append-stable strategies.
-    /// - Throws: ``WaterfallError`` for invalid settings or items, a continuation from other settings
+    /// - Throws: ``WaterfallError/invalidValues(_:)`` naming every invalid setting and item (and a page size
+    ///   below 1); then ``WaterfallError`` for a continuation from other settings
     ///   (``WaterfallError/continuationMismatch``), or a continuation or page size with a strategy that lays
     ///   out whole sections.
     /// - Complexity: O(p · c) for p items laid out in c columns (O(p log H) for ``LayoutStrategy/balanced``
@@ -27,21 +28,20 @@ public enum WaterfallLayout {
         _ items: [WaterfallItem], settings: WaterfallSettings, after continuation: Continuation? = nil,
         pageSize: Int? = nil
     ) throws(WaterfallError) -> WaterfallPage {
-        let geometry = try WaterfallGeometry(settings)
+        var violations: [WaterfallViolation] = []
+        let geometry = WaterfallGeometry(settings, violations: &violations)
+        violations += pageSizeViolations(pageSize)
+        for (index, item) in items.enumerated() { violations += item.violations(index: index) }
+        guard violations.isEmpty else { throw .invalidValues(violations) }
         let strategy = settings.strategy
         if continuation != nil && !strategy.isAppendStable { throw .strategyNotAppendStable(strategy) }
-        if let pageSize {
-            guard strategy.isAppendStable else { throw .pagingNotSupported(strategy) }
-            guard pageSize >= 1 else { throw .invalidSetting(field: "pageSize", reason: "must be an integer of at least 1") }
-        }
+        if pageSize != nil && !strategy.isAppendStable { throw .pagingNotSupported(strategy) }
         if let continuation {
             guard continuation.fingerprint == geometry.fingerprint,
                 continuation.columnHeights.count == geometry.columnCount
             else { throw .continuationMismatch }
         }
-        var heights: [Int] = []
-        heights.reserveCapacity(items.count)
-        for (index, item) in items.enumerated() { heights.append(try geometry.height(of: item, index: index)) }
+        let heights = items.map(geometry.height(ofValid:))
 
         let count = min(pageSize ?? items.count, items.count)
         var placer = Placer(geometry: geometry, continuation: continuation)
@@ -78,6 +78,18 @@ public enum WaterfallLayout {
             }
         }
         return placer.page(appendStable: strategy.isAppendStable)
+    }
+
+    /// Every invalid setting of a layout call: the settings' (``WaterfallGeometry/violations(of:)``) and a
+    /// page size below 1. With each item's ``WaterfallItem/violations(index:)``, what
+    /// ``layout(_:settings:after:pageSize:)`` reports.
+    public static func violations(of settings: WaterfallSettings, pageSize: Int?) -> [WaterfallViolation] {
+        WaterfallGeometry.violations(of: settings) + pageSizeViolations(pageSize)
+    }
+
+    private static func pageSizeViolations(_ pageSize: Int?) -> [WaterfallViolation] {
+        guard let pageSize, pageSize < 1 else { return [] }
+        return [WaterfallViolation(.setting(.pageSize), "must be an integer of at least 1")]
     }
 
     /// The seed's split generalised to n columns: an item goes to column ⌊n · before ÷ total⌋, capped.

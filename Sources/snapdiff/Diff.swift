@@ -46,63 +46,77 @@ struct Diff: ParsableCommand {
 
     func run() throws {
         let body: [UInt8]
-        var oldLines = 0
         if let request {
             body = try read(request)
         } else {
             let old = try read(snapshots[0])
             let new = try read(snapshots[1])
-            oldLines = old.reduce(1) { $0 + ($1 == UInt8(ascii: "\n") ? 1 : 0) }
+            // A file that is not JSON on its own is reported as it stands, so that the line and column
+            // are in that file rather than in the request composed from both.
+            for (path, bytes) in zip(snapshots, [old, new]) {
+                let alone = DiffEndpoint.respond(to: bytes)
+                guard alone.status != 400 else { fail(alone.body, file: path) }
+            }
             var renderings: [String] = []
             if staged || !sequential { renderings.append("\"staged\"") }
             if sequential { renderings.append("\"sequential\"") }
             let options = "{\"renderings\":[\(renderings.joined(separator: ","))],\"duplicates\":\"\(keepFirst ? "keepFirst" : "reject")\",\"pretty\":\(pretty)}"
-            // Each file starts on a line of its own, so that a syntax error's line maps back to the file.
-            body = Array("{\"old\":\n".utf8) + old + Array("\n,\"new\":\n".utf8) + new + Array("\n,\"options\":\(options)}".utf8)
+            body = Array("{\"old\":".utf8) + old + Array(",\"new\":".utf8) + new + Array(",\"options\":\(options)}".utf8)
         }
         let response = DiffEndpoint.respond(to: body)
-        FileHandle.standardOutput.write(Data(response.body))
-        if !response.body.isEmpty && response.body.last != UInt8(ascii: "\n") {
+        guard response.status == 200 else { fail(response.body, file: request) }
+        write(response.body)
+    }
+
+    /// Prints the problem, a note on standard error saying where (a file's line and column for a syntax
+    /// error, or the problem's detail), and exits 1.
+    private func fail(_ problem: [UInt8], file: String?) -> Never {
+        write(problem)
+        if let note = note(problem, file: file) { FileHandle.standardError.write(Data("snapdiff: \(note)\n".utf8)) }
+        Diff.exit(withError: ExitCode(1))
+    }
+
+    /// Writes a body to standard output, ending it with a newline.
+    private func write(_ body: [UInt8]) {
+        FileHandle.standardOutput.write(Data(body))
+        if !body.isEmpty && body.last != UInt8(ascii: "\n") {
             FileHandle.standardOutput.write(Data("\n".utf8))
         }
-        guard response.status == 200 else {
-            if let note = locationNote(response.body, oldLines: oldLines) {
-                FileHandle.standardError.write(Data("snapdiff: \(note)\n".utf8))
+    }
+
+    /// Reads a file, or `-` for standard input; a file that cannot be read ends the command with exit
+    /// status 1 and the reason.
+    private func read(_ path: String) throws -> [UInt8] {
+        if path == "-" { return Array(FileHandle.standardInput.readDataToEndOfFile()) }
+        do {
+            return Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+        } catch {
+            let reason: String
+            if let code = (error as? CocoaError)?.underlying.flatMap({ $0 as? POSIXError })?.code {
+                reason = String(cString: strerror(code.rawValue))
+            } else if let posix = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError, posix.domain == NSPOSIXErrorDomain {
+                reason = String(cString: strerror(Int32(posix.code)))
+            } else {
+                reason = error.localizedDescription
             }
+            FileHandle.standardError.write(Data("snapdiff: cannot read \(path): \(reason)\n".utf8))
             throw ExitCode(1)
         }
     }
 
-    private func read(_ path: String) throws -> [UInt8] {
-        if path == "-" { return Array(FileHandle.standardInput.readDataToEndOfFile()) }
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw ValidationError("cannot read \(path)")
-        }
-        return Array(data)
-    }
-
-    /// The detail without its position in the composed request.
-    private func message(_ detail: String) -> String {
-        guard let range = detail.range(of: " at line ") else { return detail }
-        return String(detail[..<range.lowerBound])
-    }
-
-    /// For a syntax error in OLD NEW mode, the file and line it is in.
-    private func locationNote(_ problem: [UInt8], oldLines: Int) -> String? {
+    /// Where a problem is: `FILE line L, column C: message` for a syntax error in a file, `FILE is empty`
+    /// for an empty one, else the problem's detail.
+    private func note(_ problem: [UInt8], file: String?) -> String? {
         guard
             let object = try? JSONSerialization.jsonObject(with: Data(problem)) as? [String: Any],
             let detail = object["detail"] as? String
         else { return nil }
-        guard request == nil, let line = object["line"] as? Int, let column = object["column"] as? Int else {
-            return detail
+        guard let file = file.map({ $0 == "-" ? "standard input" : $0 }) else { return detail }
+        if (object["type"] as? String)?.hasSuffix(":empty-body") == true {
+            return "\(file) is empty; expected a JSON object"
         }
-        if line >= 2 && line <= 1 + oldLines { return "\(snapshots[0]) line \(line - 1), column \(column): \(message(detail))" }
-        // Lines of the composed body: 1 `{"old":`, then OLD, then `,"new":`, then NEW.
-        let newFirst = oldLines + 3
-        let newLines = (try? read(snapshots[1]))?.reduce(1) { $0 + ($1 == UInt8(ascii: "\n") ? 1 : 0) } ?? 0
-        if line >= newFirst && line < newFirst + newLines {
-            return "\(snapshots[1]) line \(line - newFirst + 1), column \(column): \(message(detail))"
-        }
-        return detail
+        guard let line = object["line"] as? Int, let column = object["column"] as? Int else { return "\(file): \(detail)" }
+        let message = detail.range(of: " at line ").map { String(detail[..<$0.lowerBound]) } ?? detail
+        return "\(file) line \(line), column \(column): \(message)"
     }
 }

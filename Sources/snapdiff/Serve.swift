@@ -6,7 +6,7 @@ import Logging
 /// `snapdiff serve`: the HTTP service. Every flag has an environment variable (the flag wins).
 struct Serve: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Start the HTTP service (POST /diff, GET /healthz, /readyz, /openapi.yaml).",
+        abstract: "Start the HTTP service (POST /diff, POST /layout, GET /healthz, /readyz, /metrics, /openapi.yaml).",
         discussion: """
             Every option can also be set by an environment variable (SNAPDIFF_HOST, SNAPDIFF_PORT, \
             SNAPDIFF_THREADS, SNAPDIFF_MAX_BODY_BYTES, SNAPDIFF_CONNECTION_LIMIT, SNAPDIFF_CONNECTION_TIMEOUT, \
@@ -59,10 +59,29 @@ struct Serve: ParsableCommand {
     @Option(help: "Seconds a client may read nothing of a large answer before it is cut (env SNAPDIFF_SEND_TIMEOUT). Default 10.")
     var sendTimeout: Int?
 
-    @Option(help: "trace, debug, info, notice, warning, error or critical (env SNAPDIFF_LOG_LEVEL). Default info.")
+    @Option(help: "trace, debug, info, notice, warning, error or critical, any case (env SNAPDIFF_LOG_LEVEL). Default info.")
     var logLevel: String?
 
+    /// Every flag and variable checked here, so that a bad one prints this subcommand's usage.
+    func validate() throws {
+        _ = try resolved()
+    }
+
     func run() throws {
+        let (configuration, level) = try resolved()
+        LoggingSystem.bootstrap(JSONLogHandler.init)
+        var logger = Logger(label: "snapdiff")
+        logger.logLevel = level
+        do {
+            try ServiceRunner.run(configuration, logger: logger)
+        } catch {
+            logger.critical("cannot start", metadata: ["error": "\(error)"])
+            throw ExitCode(1)
+        }
+    }
+
+    /// The configuration and log level from the flags, else the environment, else the defaults.
+    private func resolved() throws -> (ServiceConfiguration, Logger.Level) {
         var configuration = ServiceConfiguration()
         let environment = ProcessInfo.processInfo.environment
         func value(_ flag: Int?, _ variable: String) throws -> Int? {
@@ -113,19 +132,10 @@ struct Serve: ParsableCommand {
             throw ValidationError(error.description)
         }
         let levelName = logLevel ?? environment["SNAPDIFF_LOG_LEVEL"] ?? "info"
-        guard let level = Logger.Level(rawValue: levelName) else {
+        guard let level = Logger.Level(rawValue: levelName.lowercased()) else {
             throw ValidationError("log level \(levelName) is not one of \(Logger.Level.allCases.map(\.rawValue).joined(separator: ", "))")
         }
-
-        LoggingSystem.bootstrap(JSONLogHandler.init)
-        var logger = Logger(label: "snapdiff")
-        logger.logLevel = level
-        do {
-            try ServiceRunner.run(configuration, logger: logger)
-        } catch {
-            logger.critical("cannot start", metadata: ["error": "\(error)"])
-            throw ExitCode(1)
-        }
+        return (configuration, level)
     }
 
     /// A byte count written as digits, optionally followed by `Ki`, `Mi` or `Gi` (powers of 1024, as in

@@ -71,7 +71,7 @@ import TestSupport
 
     @Test(arguments: [
         (#"{"containerWidth": -1}"#, #"[{"id": 1, "aspectRatio": 1}]"#, "settings.containerWidth"),
-        (#"{"containerWidth": 300, "columns": 0}"#, #"[{"id": 1, "aspectRatio": 1}]"#, "settings.columns.count"),
+        (#"{"containerWidth": 300, "columns": 0}"#, #"[{"id": 1, "aspectRatio": 1}]"#, "settings.columns"),
         (#"{"containerWidth": 300, "columns": {"count": 65}}"#, #"[{"id": 1, "aspectRatio": 1}]"#, "settings.columns.count"),
         (#"{"containerWidth": 100, "columns": 4, "columnSpacing": 40}"#, #"[{"id": 1, "aspectRatio": 1}]"#, "settings.columns"),
         (#"{"containerWidth": 300, "scale": 1e400}"#, "[]", "settings.scale"),
@@ -90,6 +90,103 @@ import TestSupport
                 try post(try service.connect(), "/layout", #"{"settings": \#(settings), "items": \#(items)}"#), .invalidRequest)
             let paths = (problem["errors"]?.array ?? []).compactMap { $0["path"]?.string }
             #expect(paths.contains(path), "\(problem)")
+        }
+    }
+
+    /// The paths of a `/layout` answer's errors, answered without a socket.
+    private func errorPaths(_ body: String) throws -> [String] {
+        let response = LayoutEndpoint.respond(to: Array(body.utf8), cursors: CursorCodec(secret: "test"))
+        #expect(response.status == 422)
+        return (try JSON(parsing: response.body)["errors"]?.array ?? []).compactMap { $0["path"]?.string }
+    }
+
+    /// Issue 15's example: every out-of-range value is named, not only the first.
+    @Test func everyOutOfRangeValueIsNamed() throws {
+        let paths = try errorPaths(
+            #"{"settings":{"containerWidth":0,"scale":0,"columns":65},"items":[{"id":"a","aspectRatio":0},{"id":"b","fixedHeight":-1}]}"#)
+        #expect(
+            Set(paths) == ["settings.containerWidth", "settings.scale", "settings.columns", "items[0].aspectRatio", "items[1].fixedHeight"],
+            "\(paths)")
+        #expect(paths.count == 5)
+    }
+
+    /// Out-of-range settings and sizes are reported with the type errors of other items, not after them.
+    @Test func outOfRangeValuesAreNamedAlongsideTypeErrors() throws {
+        let paths = try errorPaths(
+            #"{"settings":{"containerWidth":300,"columns":{"count":0},"insets":{"top":-1}},"pageSize":0,"items":[{"id":"a","aspectRatio":"wide"},{"id":"b","width":5,"height":0},{"id":"c"}]}"#
+        )
+        #expect(
+            Set(paths) == [
+                "items[0].aspectRatio", "items[1].height", "items[2]", "settings.columns.count", "settings.insets.top", "pageSize",
+            ], "\(paths)")
+        #expect(paths.count == 6)
+    }
+
+    /// In `/diff`, every layout's offending values are listed, in the new and the old section.
+    @Test func diffLayoutsNameEveryOutOfRangeValue() throws {
+        try withService { service in
+            let body = #"""
+                {"old": {"items": [{"id": 1, "aspectRatio": 1000}]},
+                 "new": {"items": [{"id": 1, "aspectRatio": 0}, {"id": 2, "fixedHeight": 0}]},
+                 "options": {"layouts": [{"settings": {"containerWidth": 300, "scale": 9}, "pageSize": 0}]}}
+                """#
+            let problem = try expectProblem(try post(try service.connect(), "/diff", body), .invalidRequest)
+            let paths = (problem["errors"]?.array ?? []).compactMap { $0["path"]?.string }
+            #expect(
+                Set(paths) == [
+                    "options.layouts[0].settings.scale", "options.layouts[0].pageSize", "new.items[0].aspectRatio",
+                    "new.items[1].fixedHeight", "old.items[0].aspectRatio",
+                ], "\(paths)")
+            #expect(paths.count == 5)
+        }
+    }
+
+    /// Issue 15: heights are exact for the numbers as written (550 ÷ 1.1 is 500 pixels, not 499), and
+    /// numbers too long to be taken exactly are refused, not approximated.
+    @Test func heightsAreExactForTheDecimalsWritten() throws {
+        let body = #"{"settings":{"containerWidth":550,"columns":1},"items":[{"id":"a","aspectRatio":1.1}]}"#
+        let response = LayoutEndpoint.respond(to: Array(body.utf8), cursors: CursorCodec(secret: "test"))
+        #expect(response.status == 200)
+        let height = try JSON(parsing: response.body)["items"]?[0]?["frame"]?["height"]
+        #expect(height == .number(500) || height == .integer(500), "\(String(decoding: response.body, as: UTF8.self))")
+        let trailingZeros = #"{"settings":{"containerWidth":550,"columns":1},"items":[{"id":"a","aspectRatio":1.100000000000000000000000000000000000000000000}]}"#
+        #expect(LayoutEndpoint.respond(to: Array(trailingZeros.utf8), cursors: CursorCodec(secret: "test")).status == 200)
+        let paths = try errorPaths(
+            #"{"settings":{"containerWidth":550,"columns":1},"items":[{"id":"a","aspectRatio":1.10000000000000000000000000000000000001}]}"#)
+        #expect(paths == ["items[0].aspectRatio"])
+    }
+
+    /// The documented geometry: the container width is floored to whole pixels (100.9 pt at scale 1 is 100
+    /// px), columns share it after the insets, and a full-width item spans the container minus the insets.
+    @Test func fullWidthItemsSpanTheFlooredContainerMinusTheInsets() throws {
+        let body = #"""
+            {"settings":{"containerWidth":100.9,"columns":2,"columnSpacing":5,"insets":{"leading":10,"trailing":5}},
+             "items":[{"id":"a","fixedHeight":10,"fullWidth":true},{"id":"b","fixedHeight":10}]}
+            """#
+        let response = LayoutEndpoint.respond(to: Array(body.utf8), cursors: CursorCodec(secret: "test"))
+        #expect(response.status == 200)
+        let page = try JSON(parsing: response.body)
+        func number(_ value: JSON?) -> Double? {
+            switch value {
+            case .integer(let integer): Double(integer)
+            case .number(let number): number
+            default: nil
+            }
+        }
+        #expect(number(page["items"]?[0]?["frame"]?["width"]) == 85)  // ⌊100.9⌋ − 10 − 5
+        #expect(number(page["items"]?[0]?["frame"]?["x"]) == 10)
+        #expect(number(page["columnWidth"]) == 40)  // ⌊(85 − 5) ÷ 2⌋
+        #expect(number(page["items"]?[1]?["frame"]?["width"]) == 40)
+    }
+
+    /// A member name repeated anywhere in a body is a 422 naming it, in `/layout` as in `/diff`.
+    @Test func repeatedMemberNamesAreRefused() throws {
+        let paths = try errorPaths(#"{"settings":{"containerWidth":300},"items":[{"id":"a","aspectRatio":1,"aspectRatio":2}]}"#)
+        #expect(paths == ["items[0].aspectRatio"])
+        try withService { service in
+            let body = #"{"old":{"items":[{"id":1,"meta":{"a":1,"a":1}}]},"new":{"items":[]}}"#
+            let problem = try expectProblem(try post(try service.connect(), "/diff", body), .invalidRequest)
+            #expect(problem["errors"]?[0]?["path"]?.string == "old.items[0].meta.a", "\(problem)")
         }
     }
 

@@ -181,3 +181,30 @@ import Testing
         }
     }
 }
+
+/// Problem details read as English: "1 id appears", "2 ids appear".
+@Suite struct DuplicateDetailGrammarTests {
+    private func detail(_ body: String, layout: Bool = false) throws -> String {
+        let response =
+            layout
+            ? LayoutEndpoint.respond(to: Array(body.utf8), cursors: CursorCodec(secret: "test"))
+            : DiffEndpoint.respond(to: Array(body.utf8))
+        return try #require(try JSON(parsing: response.body)["detail"]?.string)
+    }
+
+    @Test func oneIdAppearsAndTwoIdsAppear() throws {
+        #expect(try detail(#"{"old": {"items": [{"id": 1}, {"id": 1}]}, "new": {"items": []}}"#).hasPrefix("1 id appears more than once"))
+        #expect(
+            try detail(#"{"old": {"items": [{"id": 1}, {"id": 1}, {"id": 2}, {"id": 2}]}, "new": {"items": []}}"#)
+                .hasPrefix("2 ids appear more than once"))
+        let settings = #"{"containerWidth": 300}"#
+        #expect(
+            try detail(#"{"settings": \#(settings), "items": [{"id": 1, "aspectRatio": 1}, {"id": 1, "aspectRatio": 1}]}"#, layout: true)
+                .hasPrefix("1 item id appears more than once"))
+        #expect(
+            try detail(
+                #"{"settings": \#(settings), "items": [{"id": 1, "aspectRatio": 1}, {"id": 1, "aspectRatio": 1}, {"id": 2, "aspectRatio": 1}, {"id": 2, "aspectRatio": 1}]}"#,
+                layout: true
+            ).hasPrefix("2 item ids appear more than once"))
+    }
+}

@@ -105,6 +105,19 @@ import Testing
         #expect(result[1].elementMoved.count == 1)
     }
 
+    /// The README's example of a move to the index it came from that no minimal answer avoids: the only
+    /// longest kept run is `x0, x1`, so `x3` and `x2` move, and `x2` goes from `[0, 2]` to `[0, 2]`.
+    @Test func unavoidableMoveToItsOwnIndexIsTheOnlyOne() throws {
+        let source = [section(1, [0, 1, 2, 3])]
+        let target = [section(1, [9, 3, 2, 0, 1])]
+        let result = try stages(source, target)
+        let moves = result.flatMap(\.elementMoved)
+        #expect(moves.count == 2)
+        #expect(moves.filter { $0.source == $0.target } == [Move(source: .at(0, 2), target: .at(0, 2))])
+        let best = try #require(BruteForce.elementMoves(SnapshotPair(source: source, target: target)))
+        #expect(best.moves == 2 && best.inPlaceMoves == 1, "no minimal answer has fewer such moves")
+    }
+
     @Test func emptySnapshotsAndEmptyStagesAreLeftOut() throws {
         #expect(try SectionedDifference(from: Snapshot(), to: Snapshot()).staged.isEmpty)
         let result = try stages([], [section(1, [10, 11])])

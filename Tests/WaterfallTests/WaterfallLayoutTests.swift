@@ -1,7 +1,7 @@
 import Testing
 import Waterfall
 
-private func fixed(_ heights: [Int]) -> [WaterfallItem] { heights.map { WaterfallItem(size: .fixedHeight(Double($0))) } }
+private func fixed(_ heights: [Int]) -> [WaterfallItem] { heights.map { WaterfallItem(size: .fixedHeight(ExactDecimal($0))) } }
 
 private func columns(_ page: WaterfallPage) -> [Int?] { page.items.map(\.column) }
 
@@ -119,54 +119,78 @@ private func columns(_ page: WaterfallPage) -> [Int?] { page.items.map(\.column)
     }
 
     @Test(arguments: [
-        (WaterfallSettings(containerWidth: 0), "containerWidth"),
-        (WaterfallSettings(containerWidth: .nan), "containerWidth"),
-        (WaterfallSettings(containerWidth: .infinity), "containerWidth"),
-        (WaterfallSettings(containerWidth: 300, scale: 0), "scale"),
-        (WaterfallSettings(containerWidth: 300, columns: .count(0)), "columns.count"),
-        (WaterfallSettings(containerWidth: 300, columns: .count(65)), "columns.count"),
-        (WaterfallSettings(containerWidth: 300, columns: .minimumWidth(-1)), "columns.minimumWidth"),
-        (WaterfallSettings(containerWidth: 300, columns: .minimumWidth(10, maximumCount: 0)), "columns.maximumCount"),
-        (WaterfallSettings(containerWidth: 300, columnSpacing: -1), "columnSpacing"),
-        (WaterfallSettings(containerWidth: 300, itemSpacing: .nan), "itemSpacing"),
-        (WaterfallSettings(containerWidth: 300, insets: EdgeInsets(top: -2)), "insets.top"),
+        (WaterfallSettings(containerWidth: 0), WaterfallSetting.containerWidth),
+        (WaterfallSettings(containerWidth: -1), .containerWidth),
+        (WaterfallSettings(containerWidth: 100_000.001), .containerWidth),
+        (WaterfallSettings(containerWidth: 300, scale: 0), .scale),
+        (WaterfallSettings(containerWidth: 300, columns: .count(0)), .columnCount),
+        (WaterfallSettings(containerWidth: 300, columns: .count(65)), .columnCount),
+        (WaterfallSettings(containerWidth: 300, columns: .minimumWidth(-1)), .minimumColumnWidth),
+        (WaterfallSettings(containerWidth: 300, columns: .minimumWidth(10, maximumCount: 0)), .maximumColumnCount),
+        (WaterfallSettings(containerWidth: 300, columnSpacing: -1), .columnSpacing),
+        (WaterfallSettings(containerWidth: 300, itemSpacing: 1e6), .itemSpacing),
+        (WaterfallSettings(containerWidth: 300, insets: EdgeInsets(top: -2)), .insetTop),
     ])
-    func invalidSettingsNameTheirField(settings: WaterfallSettings, field: String) {
+    func invalidSettingsNameTheirField(settings: WaterfallSettings, field: WaterfallSetting) {
         #expect(throws: WaterfallError.self) { try WaterfallGeometry(settings) }
         do {
             _ = try WaterfallGeometry(settings)
         } catch {
-            guard case .invalidSetting(let name, _) = error else {
+            guard case .invalidValues(let violations) = error else {
                 Issue.record("unexpected \(error)")
                 return
             }
-            #expect(name == field)
+            #expect(violations.map(\.subject) == [.setting(field)])
+        }
+    }
+
+    @Test func everyInvalidSettingAndItemIsNamed() {
+        let settings = WaterfallSettings(
+            containerWidth: 0, scale: 0, columns: .count(65), insets: EdgeInsets(leading: -1, trailing: 1e300))
+        let items = [
+            WaterfallItem(size: .aspectRatio(0)), WaterfallItem(size: .fixedHeight(10)),
+            WaterfallItem(size: .size(width: 0, height: -1), extraHeight: -3),
+        ]
+        #expect(throws: WaterfallError.self) { try WaterfallLayout.layout(items, settings: settings, pageSize: 0) }
+        do {
+            _ = try WaterfallLayout.layout(items, settings: settings, pageSize: 0)
+        } catch {
+            guard case .invalidValues(let violations) = error else {
+                Issue.record("unexpected \(error)")
+                return
+            }
+            #expect(
+                violations.map(\.subject) == [
+                    .setting(.scale), .setting(.containerWidth), .setting(.insetLeading), .setting(.insetTrailing),
+                    .setting(.columnCount), .setting(.pageSize), .item(index: 0, .aspectRatio), .item(index: 2, .width),
+                    .item(index: 2, .height), .item(index: 2, .extraHeight),
+                ])
         }
     }
 
     @Test func columnsWithoutWidthAreRefused() {
-        #expect(throws: WaterfallError.noColumnWidth(columnCount: 4, availablePixels: 100 - 3 * 40)) {
+        let reason = "4 columns leave no positive width: \(100 - 3 * 40) pixels remain after spacing and insets"
+        #expect(throws: WaterfallError.invalidValues([WaterfallViolation(.setting(.columns), reason)])) {
             try WaterfallGeometry(WaterfallSettings(containerWidth: 100, columns: .count(4), columnSpacing: 40))
         }
     }
 
     @Test(arguments: [
-        (ItemSize.aspectRatio(0), "aspectRatio"), (.aspectRatio(.nan), "aspectRatio"), (.aspectRatio(1000), "aspectRatio"),
-        (.size(width: 0, height: 10), "width"), (.size(width: 10, height: -1), "height"),
-        (.size(width: 10_000, height: 1), "width"), (.fixedHeight(0), "fixedHeight"), (.fixedHeight(.infinity), "fixedHeight"),
+        (ItemSize.aspectRatio(0), ItemSizeField.aspectRatio), (.aspectRatio(-1), .aspectRatio), (.aspectRatio(1000), .aspectRatio),
+        (.size(width: 0, height: 10), .width), (.size(width: 10, height: -1), .height),
+        (.size(width: 10_000, height: 1), .width), (.fixedHeight(0), .fixedHeight), (.fixedHeight(100_000.5), .fixedHeight),
     ])
-    func invalidItemsNameTheirIndexAndField(size: ItemSize, field: String) {
+    func invalidItemsNameTheirIndexAndField(size: ItemSize, field: ItemSizeField) {
         let items = fixed([10]) + [WaterfallItem(size: size)]
         do {
             _ = try WaterfallLayout.layout(items, settings: twoColumns)
             Issue.record("accepted \(size)")
         } catch {
-            guard case .invalidItem(let index, let name, _) = error else {
+            guard case .invalidValues(let violations) = error else {
                 Issue.record("unexpected \(error)")
                 return
             }
-            #expect(index == 1)
-            #expect(name == field)
+            #expect(violations.map(\.subject) == [.item(index: 1, field)])
         }
     }
 

@@ -8,11 +8,11 @@ private let itemGenerator = zip(
 ).map { kind, a, b, caption, wide in
     let size: ItemSize =
         switch kind {
-        case 0: .fixedHeight(Double(a))
-        case 1: .aspectRatio(Double(a) / Double(b) < 0.01 ? 0.01 : min(100, Double(a) / Double(b)))
-        default: .size(width: Double(max(a, b / 50 + 1)), height: Double(max(b, a / 50 + 1)))
+        case 0: .fixedHeight(ExactDecimal(a))
+        case 1: .aspectRatio(ExactDecimal(Double(a) / Double(b) < 0.01 ? 0.01 : min(100, Double(a) / Double(b))))
+        default: .size(width: ExactDecimal(max(a, b / 50 + 1)), height: ExactDecimal(max(b, a / 50 + 1)))
         }
-    return WaterfallItem(size: size, extraHeight: Double(caption), isFullWidth: wide == 0)
+    return WaterfallItem(size: size, extraHeight: ExactDecimal(caption), isFullWidth: wide == 0)
 }
 
 private let settingsGenerator = zip(
@@ -20,9 +20,11 @@ private let settingsGenerator = zip(
     Gen.int(in: 0...20), Gen.bool()
 ).map { width, scale, columns, columnSpacing, itemSpacing, inset, mirrored in
     WaterfallSettings(
-        containerWidth: Double(width), scale: Double(scale), columns: .count(columns),
-        columnSpacing: Double(columnSpacing), itemSpacing: Double(itemSpacing),
-        insets: EdgeInsets(top: Double(inset), leading: Double(inset), bottom: Double(inset) / 2, trailing: Double(inset) / 2),
+        containerWidth: ExactDecimal(width), scale: ExactDecimal(scale), columns: .count(columns),
+        columnSpacing: ExactDecimal(columnSpacing), itemSpacing: ExactDecimal(itemSpacing),
+        insets: EdgeInsets(
+            top: ExactDecimal(inset), leading: ExactDecimal(inset), bottom: ExactDecimal(Double(inset) / 2),
+            trailing: ExactDecimal(Double(inset) / 2)),
         direction: mirrored ? .rightToLeft : .leftToRight)
 }
 
@@ -114,9 +116,9 @@ private let settingsGenerator = zip(
         await propertyCheck(
             count: 400, input: Gen.int(in: 1...50).array(of: 1...9), Gen.int(in: 1...4), Gen.int(in: 0...5)
         ) { heights, columns, spacing in
-            let items = heights.map { WaterfallItem(size: .fixedHeight(Double($0))) }
+            let items = heights.map { WaterfallItem(size: .fixedHeight(ExactDecimal($0))) }
             let settings = WaterfallSettings(
-                containerWidth: 400, columns: .count(columns), itemSpacing: Double(spacing), strategy: .balanced)
+                containerWidth: 400, columns: .count(columns), itemSpacing: ExactDecimal(spacing), strategy: .balanced)
             let page = try WaterfallLayout.layout(items, settings: settings)
             let tallest = page.columnHeights.max()!
             #expect(tallest == bruteForceTallest(heights, columns: columns, spacing: spacing))

@@ -15,6 +15,12 @@ struct SnapshotPair: Sendable, CustomStringConvertible {
         snapshot.map { "\($0.model)\($0.elements)" }.joined(separator: " ")
     }
 
+    /// A fixed pair, for pinned cases.
+    init(source: Snapshot, target: Snapshot) {
+        self.source = source
+        self.target = target
+    }
+
     /// Builds the pair.
     ///
     /// - Parameters:

@@ -1,0 +1,138 @@
+import DiffService
+import Foundation
+import Testing
+
+/// What a run of the binary gave.
+private struct Run {
+    var status: Int32
+    var output: String
+    var error: String
+}
+
+/// The `snapdiff` binary SwiftPM built next to this test bundle.
+private let binary: URL = {
+    let me = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+    return URL(fileURLWithPath: me).deletingLastPathComponent().appendingPathComponent("snapdiff")
+}()
+
+/// Runs `snapdiff` with arguments and extra environment variables, optionally stopping it with SIGTERM once
+/// its standard error contains `stopAfter`.
+private func snapdiff(
+    _ arguments: [String], environment: [String: String] = [:], stopAfter marker: String? = nil
+) throws -> Run {
+    let process = Process()
+    process.executableURL = binary
+    process.arguments = arguments
+    var variables = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("SNAPDIFF_") }
+    variables.merge(environment) { $1 }
+    process.environment = variables
+    let output = Pipe()
+    let error = Pipe()
+    process.standardOutput = output
+    process.standardError = error
+    try process.run()
+    var errorText = Data()
+    if let marker {
+        let deadline = Date().addingTimeInterval(30)
+        while !String(decoding: errorText, as: UTF8.self).contains(marker) && Date() < deadline {
+            let chunk = error.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            errorText += chunk
+        }
+        process.terminate()
+    }
+    let outputText = output.fileHandleForReading.readDataToEndOfFile()
+    errorText += error.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return Run(
+        status: process.terminationStatus, output: String(decoding: outputText, as: UTF8.self),
+        error: String(decoding: errorText, as: UTF8.self))
+}
+
+/// A file in a fresh temporary directory.
+private func file(_ name: String, _ text: String) throws -> String {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("snapdiff-cli-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    let url = directory.appendingPathComponent(name)
+    try Data(text.utf8).write(to: url)
+    return url.path
+}
+
+/// The command line's documented behaviour (issue 15), run as a user runs it.
+@Suite struct CommandLineTests {
+    @Test func versionPrintsTheReleaseVersion() throws {
+        let run = try snapdiff(["--version"])
+        #expect(run.status == 0)
+        #expect(run.output == "\(ServiceInfo.version)\n")
+    }
+
+    @Test func mistypedSubcommandNamesTheSubcommands() throws {
+        let run = try snapdiff(["dif", "a.json", "b.json"])
+        #expect(run.status == 64)
+        #expect(run.error.contains("unknown subcommand 'dif'"), "\(run.error)")
+        #expect(run.error.contains("serve, diff, healthcheck"))
+        #expect(!run.error.contains("--max-body-bytes"), "not serve's usage")
+    }
+
+    @Test(arguments: [
+        (["serve", "--port", "99999"], [:], "port 99999"),
+        (["serve", "--threads", "0"], [:], "threads must be at least 1"),
+        (["serve"], ["SNAPDIFF_PORT": "abc"], "SNAPDIFF_PORT=abc"),
+        (["serve", "--log-level", "loud"], [:], "log level loud"),
+    ])
+    func badFlagsPrintTheSubcommandsUsage(arguments: [String], environment: [String: String], message: String) throws {
+        let run = try snapdiff(arguments, environment: environment)
+        #expect(run.status == 64)
+        #expect(run.error.contains(message), "\(run.error)")
+        #expect(run.error.contains("Usage: snapdiff serve"), "\(run.error)")
+    }
+
+    @Test func logLevelIsCaseInsensitive() throws {
+        let run = try snapdiff(
+            ["serve", "--port", "0", "--log-level", "INFO", "--shutdown-grace", "0"], stopAfter: "\"level\":\"info\"")
+        #expect(run.status == 0, "\(run.error)")
+        #expect(run.error.contains("\"level\":\"info\""), "\(run.error)")
+    }
+
+    @Test func serveHelpListsEveryRoute() throws {
+        let run = try snapdiff(["serve", "--help"])
+        #expect(run.status == 0)
+        for route in ["/diff", "/layout", "/healthz", "/readyz", "/metrics", "/openapi.yaml"] {
+            #expect(run.output.contains(route), "\(route) missing from \(run.output)")
+        }
+    }
+
+    @Test func missingFileExitsOneWithItsReason() throws {
+        let existing = try file("new.json", #"{"items": []}"#)
+        let missing = existing.replacingOccurrences(of: "new.json", with: "absent.json")
+        let run = try snapdiff(["diff", missing, existing])
+        #expect(run.status == 1)
+        #expect(run.error == "snapdiff: cannot read \(missing): No such file or directory\n", "\(run.error)")
+    }
+
+    @Test func malformedFileNoteIsInTheUsersFile() throws {
+        let old = try file("old.json", #"{"items": []}"#)
+        let new = try file("new.json", "{\"items\": [\n  {\"id\": 1},\n]}\n")
+        let run = try snapdiff(["diff", old, new])
+        #expect(run.status == 1)
+        #expect(run.error == "snapdiff: \(new) line 3, column 1: expected a JSON value\n", "\(run.error)")
+        #expect(run.output.contains(#""line":3,"column":1"#), "\(run.output)")
+    }
+
+    @Test func emptyFileNoteNamesTheFile() throws {
+        let old = try file("old.json", "")
+        let new = try file("new.json", #"{"items": []}"#)
+        let run = try snapdiff(["diff", old, new])
+        #expect(run.status == 1)
+        #expect(run.error == "snapdiff: \(old) is empty; expected a JSON object\n", "\(run.error)")
+    }
+
+    @Test func validFilesDiffAsTheEndpointDoes() throws {
+        let old = try file("old.json", #"{"items": [{"id": 1}, {"id": 2}]}"#)
+        let new = try file("new.json", #"{"items": [{"id": 2}, {"id": 1}]}"#)
+        let run = try snapdiff(["diff", old, new, "--sequential"])
+        #expect(run.status == 0, "\(run.error)")
+        let body = #"{"old": {"items": [{"id": 1}, {"id": 2}]}, "new": {"items": [{"id": 2}, {"id": 1}]}, "options": {"renderings": ["sequential"]}}"#
+        #expect(run.output == String(decoding: DiffEndpoint.respond(to: Array(body.utf8)).body, as: UTF8.self) + "\n")
+    }
+}
