@@ -56,12 +56,12 @@ RUN apt-get update \
 COPY --from=build /out/snapdiff /usr/local/bin/snapdiff
 
 # Every setting of `snapdiff serve` has a variable (see `snapdiff serve --help`). SNAPDIFF_THREADS is left
-# unset: it defaults to the cores the process sees; set it to the CPU limit when there is one. The
+# unset: it defaults to the cores the process sees; set it to the CPU limit when there is one. The memory
+# budget and the body limit are left unset: they derive from the container's memory limit (`docker run -m`). The
 # shutdown grace is 8 s (the service's default is 10 s) so that a graceful stop fits in `docker stop`'s
 # default 10 s before SIGKILL.
 ENV SNAPDIFF_HOST=0.0.0.0 \
     SNAPDIFF_PORT=8080 \
-    SNAPDIFF_MAX_BODY_BYTES=67108864 \
     SNAPDIFF_CONNECTION_LIMIT=1000 \
     SNAPDIFF_CONNECTION_TIMEOUT=30 \
     SNAPDIFF_SHUTDOWN_GRACE=8 \

@@ -79,7 +79,9 @@ public struct ServiceConfiguration: Sendable {
     }
 
     /// The largest body limit whose largest request fits `budget`.
-    static func largestBody(budget: Int) -> Int {
+    /// - Parameter budget: A memory budget in bytes.
+    /// - Returns: The body limit, in bytes (0 when not even an empty request fits).
+    public static func largestBody(budget: Int) -> Int {
         var low = 0
         var high = budget
         while low < high {

@@ -27,7 +27,11 @@ struct Serve: ParsableCommand {
     @Option(help: "Worker threads (env SNAPDIFF_THREADS). Default: the number of cores.")
     var threads: Int?
 
-    @Option(help: "Largest request body in bytes (env SNAPDIFF_MAX_BODY_BYTES). Default 67108864 (64 MiB).")
+    @Option(
+        help: """
+            Largest request body in bytes (env SNAPDIFF_MAX_BODY_BYTES). Default 67108864 (64 MiB), or less when the \
+            memory budget cannot hold a request that large.
+            """)
     var maxBodyBytes: Int?
 
     @Option(help: "Most concurrent connections (env SNAPDIFF_CONNECTION_LIMIT). Default 1000.")
@@ -93,7 +97,7 @@ struct Serve: ParsableCommand {
         configuration.host = host ?? environment["SNAPDIFF_HOST"] ?? configuration.host
         configuration.port = try value(port, "SNAPDIFF_PORT") ?? configuration.port
         configuration.threads = try value(threads, "SNAPDIFF_THREADS") ?? configuration.threads
-        configuration.maxBodyBytes = try value(maxBodyBytes, "SNAPDIFF_MAX_BODY_BYTES") ?? configuration.maxBodyBytes
+        let bodyLimit = try value(maxBodyBytes, "SNAPDIFF_MAX_BODY_BYTES")
         configuration.connectionLimit = try value(connectionLimit, "SNAPDIFF_CONNECTION_LIMIT") ?? configuration.connectionLimit
         if let seconds = try value(connectionTimeout, "SNAPDIFF_CONNECTION_TIMEOUT") {
             guard seconds >= 1 else { throw ValidationError("the connection timeout must be at least 1 second") }
@@ -126,6 +130,10 @@ struct Serve: ParsableCommand {
             }
             configuration.memoryBudget = bytes
         }
+        // Without a body limit of its own, the largest body the memory budget can hold, up to 64 MiB (so that a
+        // container with a small memory limit starts, with a smaller limit, rather than refusing to).
+        configuration.maxBodyBytes =
+            bodyLimit ?? min(configuration.maxBodyBytes, ServiceConfiguration.largestBody(budget: configuration.effectiveMemoryBudget))
         do {
             try configuration.validate()
         } catch {
