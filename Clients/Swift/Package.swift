@@ -27,6 +27,11 @@ let package = Package(
             ],
             plugins: [.plugin(name: "OpenAPIGenerator", package: "swift-openapi-generator")]
         ),
+        // The README's example.
+        .executableTarget(
+            name: "snapdiff-client-example",
+            dependencies: ["SnapdiffClient", .product(name: "OpenAPIURLSession", package: "swift-openapi-urlsession")]
+        ),
         .executableTarget(
             name: "snapdiff-client-check",
             dependencies: [
