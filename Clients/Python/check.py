@@ -18,7 +18,8 @@ import argparse
 import json
 import sys
 import traceback
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 BODY_LIMIT = 65536  # scripts/client-check starts the server with this --max-body-bytes
 
