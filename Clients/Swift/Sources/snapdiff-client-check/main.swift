@@ -51,9 +51,10 @@ func unwrap<Value>(_ value: Value?, _ message: @autoclosure () -> String) throws
     return value
 }
 
-nonisolated(unsafe) var failures: [String] = []
+var failures: [String] = []
 
-func check(_ name: String, isolation: isolated (any Actor)? = #isolation, _ body: () async throws -> Void) async {
+@MainActor
+func check(_ name: String, _ body: @MainActor () async throws -> Void) async {
     do {
         try await body()
         print("PASS \(name)")
@@ -287,7 +288,7 @@ await check("POST /diff with a layout of a bare item list (section null)") {
 }
 
 // /layout: the README's two pages through the cursor.
-nonisolated(unsafe) var firstCursor: String?
+var firstCursor: String?
 await check("POST /layout: two pages through the cursor (the README's example)") {
     let first = Schemas.LayoutRequest(
         settings: settings,
