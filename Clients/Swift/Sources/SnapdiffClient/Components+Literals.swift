@@ -1,5 +1,5 @@
 // Conveniences over the generated types (Types.swift and Client.swift are generated at build time from
-// openapi.yaml): ids written as literals, and the two shapes of a snapshot by name.
+// openapi.yaml): ids and column counts written as literals, and the two shapes of a snapshot by name.
 
 extension Components.Schemas.Id: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral {
     /// A string id: `"n1"`.
@@ -43,5 +43,12 @@ extension Components.Schemas.Snapshot {
     /// A bare item list, one implicit section: `{"items": [...]}`.
     public static func items(_ items: [Components.Schemas.Item]) -> Self {
         .case2(.init(items: items))
+    }
+}
+
+extension Components.Schemas.LayoutSettings.ColumnsPayload: ExpressibleByIntegerLiteral {
+    /// A column count: `columns: 2`.
+    public init(integerLiteral value: Int) {
+        self = .case1(value)
     }
 }

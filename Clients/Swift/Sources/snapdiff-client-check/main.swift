@@ -249,7 +249,7 @@ await check("POST /diff sequential: all eight operations, each its own case") {
 }
 
 let settings = Schemas.LayoutSettings(
-    containerWidth: 375, scale: 3, columns: .case1(2), columnSpacing: 8, itemSpacing: 8)
+    containerWidth: 375, scale: 3, columns: 2, columnSpacing: 8, itemSpacing: 8)
 
 // Layouts in /diff: a named section, paged, with a full-width item (column null); then a bare item list.
 await check("POST /diff with layouts (named section, full-width item, pageSize)") {
@@ -383,7 +383,7 @@ await check("405 method-not-allowed") {
 await check("409 cursor-mismatch (a cursor from other settings)") {
     let cursor = try unwrap(firstCursor, "no cursor from the /layout check")
     var other = settings
-    other.columns = .case1(3)
+    other.columns = 3
     let (output, body) = try await exchange {
         try await client.layout(body: .json(.init(settings: other, items: [], cursor: cursor)))
     }
