@@ -1,6 +1,7 @@
 """Checks openapi.yaml against the running service (run by scripts/openapi-check, which sets up the venv).
 
-1. openapi.yaml is a valid OpenAPI 3.1 document.
+1. openapi.yaml is a valid OpenAPI 3.1 document, and each discriminator maps every value to the schema that
+   has it (JSON Schema validation ignores discriminators; generated clients decode by them).
 2. `snapdiff serve` is started on a free port with a 4096-byte body limit.
 3. A fixed set of requests covers every route and every problem type the server can produce over HTTP; each
    response's body is validated against the schema the spec declares for its path, method, status and media
@@ -471,6 +472,28 @@ def run_checks(checker: Checker, server: Server):
                    [f"not exercised: {sorted(unexercised)}"] if unexercised else [])
 
 
+def discriminator_errors(spec: dict) -> list[str]:
+    """JSON Schema validation ignores `discriminator`, but generated clients decode by it: each mapping key must
+    be the one value (`enum` of one) of the discriminating property in the schema it maps to, and the oneOf must
+    list exactly the mapped schemas."""
+    errors = []
+    for name, schema in spec["components"]["schemas"].items():
+        discriminator = schema.get("discriminator")
+        if discriminator is None:
+            continue
+        property_name = discriminator["propertyName"]
+        mapping = discriminator.get("mapping", {})
+        listed = {variant.get("$ref") for variant in schema.get("oneOf", [])}
+        if listed != set(mapping.values()):
+            errors.append(f"{name}: oneOf lists {sorted(listed)}, the mapping {sorted(mapping.values())}")
+        for key, ref in mapping.items():
+            target = spec["components"]["schemas"].get(ref.rsplit("/", 1)[-1], {})
+            values = target.get("properties", {}).get(property_name, {}).get("enum")
+            if values != [key] or property_name not in target.get("required", []):
+                errors.append(f"{name}: {key} maps to {ref}, whose required {property_name} allows {values}")
+    return errors
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--binary", required=True, help="the snapdiff executable")
@@ -486,6 +509,9 @@ def main() -> int:
         checker.result("openapi.yaml is valid OpenAPI 3.1", [])
     except Exception as error:  # the validator's errors are many types
         checker.result("openapi.yaml is valid OpenAPI 3.1", [str(error)[:2000]])
+
+    checker.result("every discriminator mapping names a schema whose property has exactly that value",
+                   discriminator_errors(spec))
 
     server = Server(arguments.binary)
     atexit.register(server.stop)
