@@ -1,6 +1,7 @@
 """Checks openapi.yaml against the running service (run by scripts/openapi-check, which sets up the venv).
 
-1. openapi.yaml is a valid OpenAPI 3.1 document.
+1. openapi.yaml is a valid OpenAPI 3.1 document, and each discriminator maps every value to the schema that
+   has it (JSON Schema validation ignores discriminators; generated clients decode by them).
 2. `snapdiff serve` is started on a free port with a 4096-byte body limit.
 3. A fixed set of requests covers every route and every problem type the server can produce over HTTP; each
    response's body is validated against the schema the spec declares for its path, method, status and media
@@ -238,8 +239,9 @@ def free_port() -> int:
 
 
 class Server:
-    def __init__(self, binary: str):
+    def __init__(self, binary: str, *flags: str):
         self.binary = binary
+        self.flags = list(flags) or ["--max-body-bytes", str(BODY_LIMIT)]
         self.process: subprocess.Popen | None = None
         self.log = tempfile.TemporaryFile()
         self.port = 0
@@ -248,8 +250,7 @@ class Server:
         for _ in range(3):
             self.port = free_port()
             self.process = subprocess.Popen(
-                [self.binary, "serve", "--port", str(self.port), "--max-body-bytes", str(BODY_LIMIT),
-                 "--threads", "2", "--log-level", "warning"],
+                [self.binary, "serve", "--port", str(self.port), *self.flags, "--threads", "2", "--log-level", "warning"],
                 stdout=self.log, stderr=self.log, stdin=subprocess.DEVNULL)
             deadline = time.monotonic() + 30
             while time.monotonic() < deadline and self.process.poll() is None:
@@ -275,15 +276,20 @@ class Server:
             self.process.wait()
 
 
+def once_on(port, method, path, body=None, headers=None, content_length=True) -> "Response":
+    """One request on a fresh connection to `port`."""
+    connection = Connection(port)
+    try:
+        return connection.request(method, path, body, headers, content_length)
+    finally:
+        connection.close()
+
+
 def run_checks(checker: Checker, server: Server):
     port = server.port
 
     def once(method, path, body=None, headers=None, content_length=True) -> Response:
-        connection = Connection(port)
-        try:
-            return connection.request(method, path, body, headers, content_length)
-        finally:
-            connection.close()
+        return once_on(port, method, path, body, headers, content_length)
 
     # Routes.
     checker.check("GET / is the Index", once("GET", "/"), path="/", method="GET", status=200,
@@ -459,6 +465,27 @@ def run_checks(checker: Checker, server: Server):
     except subprocess.TimeoutExpired:
         checker.result("snapdiff exits 0 on SIGTERM", ["still running 20 s after SIGTERM"])
 
+    # Overload: a server whose memory budget holds one 60 KB /diff at a time and waits for no room. One request's
+    # head (its body still to come) holds its reservation; a second one meanwhile is answered 503 overloaded.
+    crowded = Server(server.binary, "--max-body-bytes", "65536", "--memory-budget", "1500000",
+                     "--admission-timeout", "0")
+    crowded.start()
+    try:
+        body = diff_body(items([1]), items([2]), pad_to=60000)
+        holder = Connection(crowded.port)
+        holder.send(request_bytes("POST", "/diff", None, {**JSON_HEADERS, "Content-Length": str(len(body))}))
+        time.sleep(0.2)  # the head is read: its reservation is held
+        checker.check("503 overloaded (the memory budget has no room)",
+                      once_on(crowded.port, "POST", "/diff", body, JSON_HEADERS), path="/diff", method="POST",
+                      status=503, problem="overloaded",
+                      extra=lambda r, i: [] if r.headers.get("retry-after", "").isdigit() else ["no Retry-After"])
+        holder.send(body)
+        checker.check("POST /diff holding the budget is answered once its body is in", holder.read_response(),
+                      path="/diff", method="POST", status=200)
+        holder.close()
+    finally:
+        crowded.stop()
+
     # Coverage of the spec.
     not_over_http = {PROBLEM_PREFIX + "internal-error"}  # only on a bug: details go to the log
     missing = set(checker.problem_types_seen) ^ (set(checker.problem_enum) - not_over_http)
@@ -469,6 +496,28 @@ def run_checks(checker: Checker, server: Server):
     unexercised = operations - checker.operations_seen
     checker.result("every operation of the spec was exercised",
                    [f"not exercised: {sorted(unexercised)}"] if unexercised else [])
+
+
+def discriminator_errors(spec: dict) -> list[str]:
+    """JSON Schema validation ignores `discriminator`, but generated clients decode by it: each mapping key must
+    be the one value (`enum` of one) of the discriminating property in the schema it maps to, and the oneOf must
+    list exactly the mapped schemas."""
+    errors = []
+    for name, schema in spec["components"]["schemas"].items():
+        discriminator = schema.get("discriminator")
+        if discriminator is None:
+            continue
+        property_name = discriminator["propertyName"]
+        mapping = discriminator.get("mapping", {})
+        listed = {variant.get("$ref") for variant in schema.get("oneOf", [])}
+        if listed != set(mapping.values()):
+            errors.append(f"{name}: oneOf lists {sorted(listed)}, the mapping {sorted(mapping.values())}")
+        for key, ref in mapping.items():
+            target = spec["components"]["schemas"].get(ref.rsplit("/", 1)[-1], {})
+            values = target.get("properties", {}).get(property_name, {}).get("enum")
+            if values != [key] or property_name not in target.get("required", []):
+                errors.append(f"{name}: {key} maps to {ref}, whose required {property_name} allows {values}")
+    return errors
 
 
 def main() -> int:
@@ -486,6 +535,9 @@ def main() -> int:
         checker.result("openapi.yaml is valid OpenAPI 3.1", [])
     except Exception as error:  # the validator's errors are many types
         checker.result("openapi.yaml is valid OpenAPI 3.1", [str(error)[:2000]])
+
+    checker.result("every discriminator mapping names a schema whose property has exactly that value",
+                   discriminator_errors(spec))
 
     server = Server(arguments.binary)
     atexit.register(server.stop)
