@@ -11,8 +11,8 @@ public enum RequestMemory {
     /// under `keepFirst`, peaks at 19.4× its body (BENCHMARKS.md), rounded up to 20.
     public static let diffBytesPerBodyByte = 20
     /// Peak bytes per body byte of a `POST /layout`, at most: the worst measured shape, one column of tiny items,
-    /// peaks at 10.2× its body, rounded up to 11.
-    public static let layoutBytesPerBodyByte = 11
+    /// peaks at 11.3× its body, rounded up to 12.
+    public static let layoutBytesPerBodyByte = 12
     /// Any request's fixed part: its state, headers, a small answer and libmicrohttpd's buffers.
     public static let fixedBytes = 64 * 1024
 

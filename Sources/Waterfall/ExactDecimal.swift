@@ -10,15 +10,21 @@ public struct ExactDecimal: Hashable, Sendable, Comparable, CustomStringConverti
     /// The most significant digits a decimal holds (every value of `UInt128` below 10^38).
     public static let maximumDigits = 38
 
-    /// Whether the number is below zero (never for zero).
-    public let isNegative: Bool
+    // Stored largest first, the exponent in 32 bits: 32 bytes a decimal rather than 48 (a layout holds several
+    // per item).
     /// The significant digits as an integer, without trailing zeros (0 for zero).
     public let significand: UInt128
+    private let storedExponent: Int32
+    /// Whether the number is below zero (never for zero).
+    public let isNegative: Bool
     /// The power of ten of the last significant digit (0 for zero).
-    public let exponent: Int
+    public var exponent: Int { Int(storedExponent) }
+
+    /// The most distant power of ten of a last significant digit, either way.
+    public static let maximumExponent = Int(Int32.max) - maximumDigits
 
     /// ±`significand` × 10^`exponent`, or `nil` when the significand, without its trailing zeros, has
-    /// more than ``maximumDigits`` digits.
+    /// more than ``maximumDigits`` digits, or the exponent is beyond ±``maximumExponent``.
     public init?(isNegative: Bool = false, significand: UInt128, exponent: Int) {
         var significand = significand
         var exponent = exponent
@@ -30,7 +36,7 @@ public struct ExactDecimal: Hashable, Sendable, Comparable, CustomStringConverti
             significand /= 10
             exponent += 1
         }
-        guard significand < Self.powersOfTen[Self.maximumDigits] else { return nil }
+        guard significand < Self.powersOfTen[Self.maximumDigits], abs(exponent) <= Self.maximumExponent else { return nil }
         self.init(normalized: isNegative, significand, exponent)
     }
 
@@ -91,9 +97,9 @@ public struct ExactDecimal: Hashable, Sendable, Comparable, CustomStringConverti
     }
 
     private init(normalized isNegative: Bool, _ significand: UInt128, _ exponent: Int) {
-        self.isNegative = isNegative
         self.significand = significand
-        self.exponent = exponent
+        self.storedExponent = Int32(exponent)
+        self.isNegative = isNegative
     }
 
     /// Whether the number is zero.
