@@ -57,6 +57,9 @@ final class ComputePool: Sendable {
     /// Jobs waiting for a thread now.
     var queuedCount: Int { state.withLock { $0.queue.count } }
 
+    /// Whether at least one thread started (the system may refuse threads).
+    var isRunning: Bool { threads.withLock { !$0.isEmpty } }
+
     /// Whether ``close()`` has begun.
     var isClosed: Bool { state.withLock { $0.closed } }
 

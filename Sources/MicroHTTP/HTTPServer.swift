@@ -73,6 +73,7 @@ public final class HTTPServer: Sendable {
         try lifecycle.withLock { (state: inout Lifecycle) throws(HTTPServerError) in
             guard case .idle = state else { throw .alreadyStarted }
             try configuration.validate()
+            guard context.pool.isRunning else { throw .startFailed(port: configuration.port, errno: EAGAIN) }
             ProcessMemory.useOwnMappingsForLargeBlocks()
             let address = try SocketAddress(host: configuration.host, port: configuration.port)
             var flags = MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_EPOLL.rawValue | MHD_USE_ITC.rawValue
