@@ -93,6 +93,7 @@ let package = Package(
             dependencies: [
                 "DiffService", "MicroHTTP", "ListDiff", "Waterfall", "TestSupport",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),
     ],
