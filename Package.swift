@@ -85,7 +85,10 @@ let package = Package(
             dependencies: ["Waterfall", .product(name: "PropertyBased", package: "swift-property-based")]
         ),
         .testTarget(name: "MicroHTTPTests", dependencies: ["MicroHTTP", "TestSupport"]),
-        .testTarget(name: "SnapshotJSONTests", dependencies: ["SnapshotJSON", "TestSupport"]),
+        .testTarget(
+            name: "SnapshotJSONTests",
+            dependencies: ["SnapshotJSON", "TestSupport", .product(name: "PropertyBased", package: "swift-property-based")]
+        ),
         // Runs the built `snapdiff` binary as a subprocess (the dependency makes SwiftPM build it first).
         .testTarget(name: "SnapdiffTests", dependencies: ["snapdiff", "DiffService"]),
         .testTarget(
@@ -93,6 +96,7 @@ let package = Package(
             dependencies: [
                 "DiffService", "MicroHTTP", "ListDiff", "Waterfall", "TestSupport",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),
     ],

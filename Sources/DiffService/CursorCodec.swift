@@ -1,85 +1,93 @@
 import Crypto
-import FoundationEssentials
 import Waterfall
 
 /// Turns a layout ``Continuation`` into the opaque, URL-safe cursor a client sends back with the next page,
-/// and back: base64url (no padding) of the continuation's versioned bytes followed by a 128-bit
+/// and back: canonical base64url (no padding) of the continuation's versioned bytes followed by a 128-bit
 /// HMAC-SHA256 tag, so that a cursor that was altered, truncated or made up is refused.
 ///
-/// The key comes from a secret shared by every replica (`SNAPDIFF_CURSOR_KEY`), so a cursor made by one
-/// replica continues on any other: the service stays stateless.
+/// The keys come from secrets shared by every replica (`SNAPDIFF_CURSOR_KEY`), so a cursor made by one
+/// replica continues on any other: the service stays stateless. The first key seals; every key opens, so a
+/// key is rotated by putting the new one first and dropping the old one once its cursors have expired.
+/// Without a secret, ``init()`` draws a random key: its cursors then continue only on the same codec, and
+/// nobody can make one.
 public struct CursorCodec: Sendable {
     /// Why a cursor is refused.
     public enum Failure: Error, Equatable, Sendable {
-        /// Not base64url, too short or too long, or not a continuation of a known version.
+        /// Not canonical base64url, too short or too long, or not a continuation of a known version.
         case malformed(String)
         /// The tag does not match: altered, or made with another key.
         case tampered
     }
 
-    /// The secret used when `SNAPDIFF_CURSOR_KEY` is not set: cursors then detect corruption, and any
-    /// deployment with the same default accepts them; set a secret of your own to make them unforgeable.
-    public static let defaultSecret = "snapdiff: set SNAPDIFF_CURSOR_KEY to a secret of your own"
     /// The longest cursor accepted, in characters.
     public static let maximumLength = 2048
     private static let tagLength = 16
 
-    private let key: SymmetricKey
+    /// The key that seals, then the other keys that open.
+    private let keys: [SymmetricKey]
 
-    /// Creates a codec whose key is derived from `secret` (SHA-256).
+    /// Creates a codec with a random 256-bit key of its own: its cursors open on this codec only, so set
+    /// secrets (``init(secrets:)``) when several replicas or restarts must continue each other's cursors.
+    public init() {
+        keys = [SymmetricKey(size: .bits256)]
+    }
+
+    /// Creates a codec whose keys are derived from `secrets` (SHA-256 of each): the first seals, all of them open.
+    ///
+    /// - Parameter secrets: At least one secret, the one that seals first; the same list on every replica.
+    /// - Precondition: `secrets` is not empty.
+    public init(secrets: [String]) {
+        precondition(!secrets.isEmpty, "a cursor codec needs at least one secret")
+        keys = secrets.map { SymmetricKey(data: SHA256.hash(data: Array($0.utf8))) }
+    }
+
+    /// Creates a codec whose only key is derived from `secret` (``init(secrets:)`` with one secret).
     ///
     /// - Parameter secret: Any string; the same on every replica.
-    public init(secret: String = CursorCodec.defaultSecret) {
-        key = SymmetricKey(data: SHA256.hash(data: Array(secret.utf8)))
+    public init(secret: String) {
+        self.init(secrets: [secret])
     }
 
-    /// The cursor for a continuation.
+    /// The cursor for a continuation, sealed with the first key.
+    ///
+    /// - Complexity: O(*n*) in the size of the continuation.
     public func seal(_ continuation: Continuation) -> String {
         let payload = continuation.bytes
-        let tag = HMAC<SHA256>.authenticationCode(for: payload, using: key)
-        let data = Data(payload + Array(tag).prefix(Self.tagLength))
-        return String(
-            data.base64EncodedString().compactMap { character -> Character? in
-                switch character {
-                case "+": "-"
-                case "/": "_"
-                case "=": nil
-                default: character
-                }
-            })
+        return Base64URL.encode(payload + Self.tag(for: payload, key: keys[0]))
     }
 
-    /// The continuation in a cursor.
+    /// The continuation in a cursor sealed with any of the keys.
     ///
     /// - Throws: ``Failure/malformed(_:)`` or ``Failure/tampered``.
+    /// - Complexity: O(*n* × *k*) for a cursor of *n* characters and *k* keys.
     public func open(_ cursor: String) throws(Failure) -> Continuation {
         guard cursor.utf8.count <= Self.maximumLength else { throw .malformed("longer than \(Self.maximumLength) characters") }
-        guard cursor.utf8.allSatisfy({ $0.isBase64URL }) else { throw .malformed("not base64url") }
-        var text = String(cursor.map { $0 == "-" ? "+" : $0 == "_" ? "/" : $0 })
-        text += String(repeating: "=", count: (4 - text.utf8.count % 4) % 4)
-        guard let data = Data(base64Encoded: text), data.count > Self.tagLength else { throw .malformed("too short") }
-        let bytes = Array(data)
+        guard cursor.utf8.allSatisfy({ Base64URL.value(of: $0) != nil }) else { throw .malformed("not base64url") }
+        guard let bytes = Base64URL.decode(cursor.utf8) else { throw .malformed("not canonical base64url") }
+        guard bytes.count > Self.tagLength else { throw .malformed("too short") }
         let payload = Array(bytes.dropLast(Self.tagLength))
-        let expected = Array(HMAC<SHA256>.authenticationCode(for: payload, using: key)).prefix(Self.tagLength)
-        // Compare every byte whatever the first difference, so timing says nothing about the tag.
-        var difference: UInt8 = 0
-        for (wanted, given) in zip(expected, bytes.suffix(Self.tagLength)) { difference |= wanted ^ given }
-        guard difference == 0 else { throw .tampered }
+        let given = Array(bytes.suffix(Self.tagLength))
+        guard keys.contains(where: { Self.tag(for: payload, key: $0).matches(given) }) else { throw .tampered }
         do {
             return try Continuation(bytes: payload)
         } catch {
             throw .malformed("not a continuation of this version")
         }
     }
+
+    /// The first ``tagLength`` bytes of the HMAC-SHA256 of `payload`.
+    private static func tag(for payload: [UInt8], key: SymmetricKey) -> [UInt8] {
+        Array(Array(HMAC<SHA256>.authenticationCode(for: payload, using: key)).prefix(tagLength))
+    }
 }
 
-extension UInt8 {
-    fileprivate var isBase64URL: Bool {
-        switch self {
-        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-            UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "_"):
-            true
-        default: false
-        }
+extension [UInt8] {
+    /// Whether two tags are equal, comparing every byte whatever the first difference, so that timing says
+    /// nothing about the expected tag.
+    fileprivate func matches(_ other: [UInt8]) -> Bool {
+        guard count == other.count else { return false }
+        var difference: UInt8 = 0
+        for (wanted, given) in zip(self, other) { difference |= wanted ^ given }
+        return difference == 0
     }
 }

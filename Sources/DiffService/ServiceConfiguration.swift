@@ -30,9 +30,41 @@ public struct ServiceConfiguration: Sendable {
     /// How long a client may read nothing of a large answer before it loses the connection. Default 10 s.
     public var sendTimeout: Duration = .seconds(10)
 
-    /// The secret layout cursors are sealed with; the same on every replica. Default: a built-in secret
-    /// (cursors then detect corruption but can be forged; set `SNAPDIFF_CURSOR_KEY`).
-    public var cursorSecret = CursorCodec.defaultSecret
+    /// The secrets layout cursors are keyed with, each of at least ``minimumCursorSecretLength`` characters and the
+    /// same list on every replica: the first seals, all of them open (rotation: `new,old`). Default: none, which
+    /// means a random key per process, so that a cursor continues only on the process that made it.
+    public var cursorSecrets: [String] = []
+
+    /// The fewest characters of a cursor secret.
+    public static let minimumCursorSecretLength = 16
+
+    /// The secrets in a comma-separated list (`SNAPDIFF_CURSOR_KEY`), the one that seals first; spaces around a
+    /// secret are dropped.
+    ///
+    /// - Parameter list: For example `"new-secret-of-32-characters,old-secret-of-32-characters"`.
+    /// - Throws: ``Invalid`` when a secret is shorter than ``minimumCursorSecretLength`` (an empty one included).
+    public static func cursorSecrets(parsing list: String) throws(Invalid) -> [String] {
+        let secrets = list.split(separator: ",", omittingEmptySubsequences: false).map { secret in
+            let start = secret.firstIndex { !$0.isWhitespace } ?? secret.endIndex
+            let end = secret.lastIndex { !$0.isWhitespace }.map(secret.index(after:)) ?? start
+            return String(secret[start..<end])
+        }
+        try validate(cursorSecrets: secrets)
+        return secrets
+    }
+
+    /// The codec for ``cursorSecrets``: keyed by them, or by a random key when there are none.
+    var cursorCodec: CursorCodec {
+        cursorSecrets.isEmpty ? CursorCodec() : CursorCodec(secrets: cursorSecrets)
+    }
+
+    private static func validate(cursorSecrets secrets: [String]) throws(Invalid) {
+        for (position, secret) in secrets.enumerated() where secret.utf8.count < minimumCursorSecretLength {
+            throw Invalid(
+                description: "cursor key \(position + 1) of \(secrets.count) has \(secret.utf8.count) characters; each key in "
+                    + "SNAPDIFF_CURSOR_KEY needs at least \(minimumCursorSecretLength) (they key the layout cursors' HMAC)")
+        }
+    }
 
     /// Creates the default configuration.
     public init() {}
@@ -68,6 +100,7 @@ public struct ServiceConfiguration: Sendable {
         guard computeQueueLimit >= 0 else { throw Invalid(description: "the compute queue limit cannot be negative") }
         guard maxBodyBytes >= 1 else { throw Invalid(description: "the body limit must be at least 1 byte") }
         guard connectionLimit >= 1 else { throw Invalid(description: "the connection limit must be at least 1") }
+        try Self.validate(cursorSecrets: cursorSecrets)
         let budget = effectiveMemoryBudget
         let largest = RequestMemory.largest(maxBodyBytes: maxBodyBytes)
         guard largest <= budget else {

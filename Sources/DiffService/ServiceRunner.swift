@@ -35,8 +35,12 @@ public enum ServiceRunner {
                 "memory_limit": "\(MemoryLimit.cgroupLimit().map(String.init) ?? "none")",
                 "compute_threads": "\(configuration.computeThreads)", "version": "\(ServiceInfo.version)",
             ])
-        if configuration.cursorSecret == CursorCodec.defaultSecret {
-            logger.notice("SNAPDIFF_CURSOR_KEY is not set: layout cursors detect corruption but are not tamper-proof")
+        if configuration.cursorSecrets.isEmpty {
+            logger.warning(
+                """
+                SNAPDIFF_CURSOR_KEY is not set: layout cursors are sealed with a random key of this process, so a cursor \
+                continues only on this process (not on another replica, nor after a restart)
+                """)
         }
         onStart(port)
         let signal = TerminationSignals.wait()
@@ -59,7 +63,7 @@ public enum ServiceRunner {
     ) -> HTTPServer {
         let budget = MemoryBudget(capacity: configuration.effectiveMemoryBudget)
         let service = DiffService(
-            readiness: readiness, logger: logger, cursors: CursorCodec(secret: configuration.cursorSecret), budget: budget)
+            readiness: readiness, logger: logger, cursors: configuration.cursorCodec, budget: budget)
         let http = configuration.http(budget: budget) { reason, method, path in
             service.overloaded(reason, method: method, path: path)
         }

@@ -38,7 +38,7 @@ extension CursorCodec.Failure {
         let reason =
             switch self {
             case .malformed(let why): "malformed (\(why))"
-            case .tampered: "altered, or issued by a deployment with another SNAPDIFF_CURSOR_KEY"
+            case .tampered: "altered, or issued under another SNAPDIFF_CURSOR_KEY (without one, by another process)"
             }
         var problem = Problem(.invalidCursor, detail: "\(path) is \(reason); send the nextCursor of the previous page unchanged.")
         problem.errors = [Problem.FieldError(path: path, message: reason)]

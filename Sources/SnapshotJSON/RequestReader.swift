@@ -87,6 +87,9 @@ enum RequestReader {
             return .tooLarge(byteCount: body.count)
         case CSimdJSON_StatusSyntax:
             let (at, message) = syntaxProblem(Int(result.syntax), offset: offset, body: body)
+            // simdjson may meet a syntax error (a NUL in a UTF-16 body, say) before it checks the bytes before it.
+            let invalidUTF8 = SourceLocator.firstInvalidUTF8(in: body)
+            if invalidUTF8 < at { return .invalidUTF8(byteOffset: invalidUTF8) }
             let (line, column) = SourceLocator.lineAndColumn(of: at, in: body)
             return .malformedJSON(message: message, byteOffset: at, line: line, column: column)
         default:

@@ -45,7 +45,8 @@ enum SourceLocator {
         return bytes.count
     }
 
-    /// The first raw control character inside a string, or the opening quote of an unterminated string.
+    /// The first raw control character inside a string or escape whose backslash is followed by anything but
+    /// `" \\ / b f n r t u` (a control character included), else the opening quote of an unterminated string.
     static func stringProblem(in bytes: [UInt8]) -> (offset: Int, message: String)? {
         var index = 0
         var opening: Int?
@@ -53,6 +54,9 @@ enum SourceLocator {
             let byte = bytes[index]
             if opening != nil {
                 if byte == UInt8(ascii: "\\") {
+                    if index + 1 < bytes.count, !Array("\"\\/bfnrtu".utf8).contains(bytes[index + 1]) {
+                        return (index, "invalid escape sequence")
+                    }
                     index += 2
                     continue
                 }

@@ -12,7 +12,9 @@ struct Serve: ParsableCommand {
             SNAPDIFF_THREADS, SNAPDIFF_MAX_BODY_BYTES, SNAPDIFF_CONNECTION_LIMIT, SNAPDIFF_CONNECTION_TIMEOUT, \
             SNAPDIFF_SHUTDOWN_GRACE, SNAPDIFF_LOG_LEVEL, SNAPDIFF_MEMORY_BUDGET, SNAPDIFF_COMPUTE_THREADS, \
             SNAPDIFF_COMPUTE_QUEUE_LIMIT, SNAPDIFF_ADMISSION_TIMEOUT, SNAPDIFF_SEND_TIMEOUT); a flag overrides its variable. SNAPDIFF_CURSOR_KEY \
-            (environment only, at least 16 characters, the same on every replica) keys the layout cursors. In a \
+            (environment only) keys the layout cursors: one secret of at least 16 characters, or a comma-separated \
+            list of them to rotate keys (new,old: the first seals, all open), the same on every replica; without it \
+            a random key of this process seals them, and a cursor continues only on the process that made it. In a \
             container bind 0.0.0.0. SIGTERM or SIGINT stop the service gracefully. Logs are JSON lines on \
             standard error.
             """
@@ -107,11 +109,12 @@ struct Serve: ParsableCommand {
             guard seconds >= 0 else { throw ValidationError("the shutdown grace period cannot be negative") }
             configuration.shutdownGracePeriod = .seconds(seconds)
         }
-        if let secret = environment["SNAPDIFF_CURSOR_KEY"] {
-            guard secret.utf8.count >= 16 else {
-                throw ValidationError("SNAPDIFF_CURSOR_KEY must have at least 16 characters (it keys the layout cursors' HMAC)")
+        if let list = environment["SNAPDIFF_CURSOR_KEY"] {
+            do {
+                configuration.cursorSecrets = try ServiceConfiguration.cursorSecrets(parsing: list)
+            } catch {
+                throw ValidationError(error.description)
             }
-            configuration.cursorSecret = secret
         }
         configuration.computeThreads = try value(computeThreads, "SNAPDIFF_COMPUTE_THREADS") ?? configuration.computeThreads
         configuration.computeQueueLimit =

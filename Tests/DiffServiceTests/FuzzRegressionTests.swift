@@ -45,7 +45,7 @@ import Testing
     @Test(arguments: allInputs)
     func answersWithoutServerError(_ input: String) throws {
         let body = try Self.contents(of: Self.fuzzFolder.appendingPathComponent(input).path)
-        let cursors = CursorCodec()
+        let cursors = CursorCodec(secret: "readme-example-key-not-a-secret")  // the fuzz target's: the corpus' cursors open
         for (route, response) in [
             ("/diff", DiffEndpoint.respond(to: body, cursors: cursors)),
             ("/layout", LayoutEndpoint.respond(to: body, cursors: cursors)),

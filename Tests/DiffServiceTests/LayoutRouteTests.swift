@@ -243,6 +243,30 @@ import TestSupport
         }
     }
 
+    /// The README's first page and its cursor, made by a server with the README's example key; the cursor with
+    /// its last character changed only in the two bits base64url leaves unused is a 400 (issue 14).
+    @Test func readmeCursorIsRealAndItsNonCanonicalTwinIsInvalid() throws {
+        let settings = #"{"containerWidth": 375, "scale": 3, "columns": 2, "columnSpacing": 8, "itemSpacing": 8}"#
+        let next = { (cursor: String) in #"{"settings": \#(settings), "items": [{"id": "p3", "aspectRatio": 1, "extraHeight": 24}], "cursor": "\#(cursor)"}"# }
+        try withService(cursorSecrets: ["readme-example-key-not-a-secret"]) { service in
+            let client = try service.connect()
+            let first = try post(
+                client, "/layout",
+                #"{"settings": \#(settings), "items": [{"id": "p1", "aspectRatio": 1.5}, {"id": "p2", "width": 800, "height": 1200}, "#
+                    + #"{"id": "p3", "aspectRatio": 1, "extraHeight": 24}], "pageSize": 2}"#)
+            #expect(try JSON(parsing: first.body)["nextCursor"]?.string == "ARR3HtHax1IcAgAChgPRBtyBiI3gf7fk3t_rCni-AZY")
+            #expect(try post(client, "/layout", next("ARR3HtHax1IcAgAChgPRBtyBiI3gf7fk3t_rCni-AZY")).status == 200)
+            try expectProblem(try post(client, "/layout", next("ARR3HtHax1IcAgAChgPRBtyBiI3gf7fk3t_rCni-AZZ")), .invalidCursor)
+        }
+        // The issue's vector: the former README cursor (sealed with the former built-in key) ending …v2l for …v2k.
+        try withService(cursorSecrets: ["snapdiff: set SNAPDIFF_CURSOR_KEY to a secret of your own"]) { service in
+            let client = try service.connect()
+            #expect(try post(client, "/layout", next("ARR3HtHax1IcAgAChgPRBi_ItbGqsV5b4pwSWEi9v2k")).status == 200)
+            let problem = try expectProblem(try post(client, "/layout", next("ARR3HtHax1IcAgAChgPRBi_ItbGqsV5b4pwSWEi9v2l")), .invalidCursor)
+            #expect(problem["detail"]?.string?.contains("not canonical base64url") == true, "\(problem)")
+        }
+    }
+
     @Test func cursorsWorkAcrossReplicasSharingTheKey() throws {
         func layout(_ service: DiffService, _ body: String) -> HTTPResponse {
             service.respond(to: HTTPRequest(method: "POST", path: "/layout", headers: ["Content-Type": "application/json"], body: Array(body.utf8)))

@@ -79,6 +79,8 @@ private func file(_ name: String, _ text: String) throws -> String {
         (["serve", "--threads", "0"], [:], "threads must be at least 1"),
         (["serve"], ["SNAPDIFF_PORT": "abc"], "SNAPDIFF_PORT=abc"),
         (["serve", "--log-level", "loud"], [:], "log level loud"),
+        (["serve"], ["SNAPDIFF_CURSOR_KEY": "0123456789abcdef,short"], "cursor key 2 of 2 has 5 characters"),
+        (["serve"], ["SNAPDIFF_CURSOR_KEY": "0123456789abcdef,"], "cursor key 2 of 2 has 0 characters"),
     ])
     func badFlagsPrintTheSubcommandsUsage(arguments: [String], environment: [String: String], message: String) throws {
         let run = try snapdiff(arguments, environment: environment)
@@ -92,6 +94,29 @@ private func file(_ name: String, _ text: String) throws -> String {
             ["serve", "--port", "0", "--log-level", "INFO", "--shutdown-grace", "0"], stopAfter: "\"level\":\"info\"")
         #expect(run.status == 0, "\(run.error)")
         #expect(run.error.contains("\"level\":\"info\""), "\(run.error)")
+    }
+
+    @Test func withoutACursorKeyServeWarnsThatCursorsStayOnThisProcess() throws {
+        let run = try snapdiff(["serve", "--port", "0", "--shutdown-grace", "0"], stopAfter: "SNAPDIFF_CURSOR_KEY is not set")
+        #expect(run.status == 0, "\(run.error)")
+        let line = run.error.split(separator: "\n").first { $0.contains("SNAPDIFF_CURSOR_KEY is not set") }
+        #expect(line?.contains("\"level\":\"warning\"") == true, "\(run.error)")
+        #expect(line?.contains("only on this process") == true, "\(run.error)")
+    }
+
+    @Test func withACursorKeyListServeDoesNotWarn() throws {
+        let run = try snapdiff(
+            ["serve", "--port", "0", "--shutdown-grace", "0"],
+            environment: ["SNAPDIFF_CURSOR_KEY": "the-new-key-0123456789,the-old-key-0123456789"], stopAfter: "\"listening\"")
+        #expect(run.status == 0, "\(run.error)")
+        #expect(!run.error.contains("SNAPDIFF_CURSOR_KEY is not set"), "\(run.error)")
+    }
+
+    @Test func serveHelpDocumentsCursorKeyRotation() throws {
+        let run = try snapdiff(["serve", "--help"])
+        #expect(run.output.contains("SNAPDIFF_CURSOR_KEY"))
+        #expect(run.output.contains("new,old"), "\(run.output)")
+        #expect(run.output.contains("random key"), "\(run.output)")
     }
 
     @Test func serveHelpListsEveryRoute() throws {

@@ -5,8 +5,9 @@ import MicroHTTP
 import Glibc
 #endif
 
-/// The cursor codec of the fuzzed service: the default key, so that cursors in the corpus stay valid.
-private let cursors = CursorCodec()
+/// The cursor codec of the fuzzed service: the README example's key (`SNAPDIFF_CURSOR_KEY`), so that the
+/// corpus' cursors, the README's, open and their pages are laid out.
+private let cursors = CursorCodec(secret: "readme-example-key-not-a-secret")
 
 /// libFuzzer's entry point: feeds the bytes through `POST /diff` and `POST /layout` exactly as the HTTP
 /// route does (JSON reading, validation, diff or layout, response writing) and checks
