@@ -25,7 +25,6 @@ import argparse
 import json
 import os
 import re
-import signal
 import socket
 import subprocess
 import sys
@@ -34,7 +33,7 @@ import threading
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from load_check import SMALL_DIFF, free_port, http, read_response, request_bytes  # noqa: E402
+from load_check import SMALL_DIFF, free_port, http, read_response, request_bytes, stop_server  # noqa: E402
 
 PROBE_LIMIT_MS = 50
 NEVER_READING = 20
@@ -309,15 +308,7 @@ def main():
         status, _, _ = http(port, "POST", "/diff", SMALL_DIFF, timeout=10)
         check(status == 200, "a small /diff is answered afterwards")
     finally:
-        if server.poll() is None:
-            server.send_signal(signal.SIGTERM)
-            try:
-                code = server.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                server.kill()
-                code = "hung"
-        else:
-            code = server.returncode
+        code = stop_server(server, 30)
         if cleanup:
             cleanup()
     check(code == 0, f"exit status after SIGTERM: {code}")

@@ -125,6 +125,19 @@ def start_server(binary, *flags):
     raise SystemExit("the server did not come up")
 
 
+def stop_server(server, grace=20):
+    """SIGTERM (unless it has exited), then its exit status, or "hung (killed)" after `grace` seconds."""
+    if server.poll() is not None:
+        return server.returncode
+    server.send_signal(signal.SIGTERM)
+    try:
+        return server.wait(timeout=grace)
+    except subprocess.TimeoutExpired:
+        server.kill()
+        server.wait()
+        return "hung (killed)"
+
+
 def read_response(sock, deadline):
     """Reads one HTTP/1.1 response with Content-Length; returns (status, headers, body)."""
     data = b""
@@ -329,13 +342,7 @@ def main():
             rss_end = rss_kib(server.pid)
             alive = server.poll() is None
         finally:
-            if server.poll() is None:
-                server.send_signal(signal.SIGTERM)
-            try:
-                exit_code = server.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                server.kill()
-                exit_code = "hung (killed)"
+            exit_code = stop_server(server)
             log.seek(0)
             server_log = log.read().decode(errors="replace")
 

@@ -40,7 +40,7 @@ private let heavyBody = [UInt8](repeating: UInt8(ascii: "x"), count: 2048)
 private func inBackground<Value: Sendable>(_ body: @escaping @Sendable () throws -> Value) -> @Sendable () throws -> Value {
     let result = Mutex<Result<Value, any Error>?>(nil)
     let done = DispatchSemaphore(value: 0)
-    Thread.detach {
+    DetachedThread.start {
         let outcome = Result { try body() }
         result.withLock { $0 = outcome }
         done.signal()
@@ -52,13 +52,13 @@ private func inBackground<Value: Sendable>(_ body: @escaping @Sendable () throws
 }
 
 /// A minimal detached thread for tests (Foundation's Thread is not imported here).
-private enum Thread {
+private enum DetachedThread {
     final class Start {
         let body: @Sendable () -> Void
         init(_ body: @escaping @Sendable () -> Void) { self.body = body }
     }
 
-    static func detach(_ body: @escaping @Sendable () -> Void) {
+    static func start(_ body: @escaping @Sendable () -> Void) {
         var thread = pthread_t()
         let argument = Unmanaged.passRetained(Start(body)).toOpaque()
         let result = pthread_create(&thread, nil, { raw in
