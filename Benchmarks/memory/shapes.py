@@ -230,9 +230,9 @@ def gen_diff_with_layout(n):
             {"items": 2 * n, "sections": 2, "values": 4 * n + 2})
 
 
-def layout_body(n, columns, ids):
+def layout_body(n, columns, ids, ratio="1"):
     settings = {"containerWidth": 1024, "scale": 1, "columns": columns, "columnSpacing": 0, "itemSpacing": 0}
-    items = ",".join('{"id":"%s","aspectRatio":1}' % i for i in ids)
+    items = ",".join('{"id":"%s","aspectRatio":%s}' % (i, ratio) for i in ids)
     body = '{"settings":%s,"items":[%s]}' % (json.dumps(settings, separators=(",", ":")), items)
     return body.encode(), {"items": n, "sections": 0, "values": 2 * n + 5}
 
@@ -250,6 +250,11 @@ def gen_layout_fixed(n):
 def gen_layout_duplicates(n):
     """/layout with every id twice: 422 naming each id with both paths."""
     return layout_body(n, 64, (b36(i // 2) for i in range(n)))
+
+
+def gen_layout_invalid(n):
+    """/layout where every item is out of range (aspectRatio 0): 422 listing the first 1,000 and counting all."""
+    return layout_body(n, 64, (b36(i) for i in range(n)), ratio="0")
 
 
 SHAPES = {
@@ -272,6 +277,7 @@ SHAPES = {
     "layout-many-columns": ("/layout", gen_layout_many_columns, True),
     "layout-fixed": ("/layout", gen_layout_fixed, True),
     "layout-duplicate-ids": ("/layout", gen_layout_duplicates, True),
+    "layout-invalid-items": ("/layout", gen_layout_invalid, True),
 }
 
 

@@ -26,11 +26,20 @@ public struct CursorCodec: Sendable {
     /// The key that seals, then the other keys that open.
     private let keys: [SymmetricKey]
 
-    /// Creates a codec with a random 256-bit key of its own: its cursors open on this codec only, so set
-    /// secrets (``init(secrets:)``) when several replicas or restarts must continue each other's cursors.
+    /// Creates a codec with this process's random 256-bit key (drawn once, at first use): its cursors open in this
+    /// process only, so set secrets (``init(secrets:)``) when several replicas or restarts must continue each
+    /// other's cursors.
     public init() {
+        keys = [Self.processKey]
+    }
+
+    /// A codec with a fresh random key (another process's, as far as this one can tell).
+    init(randomKey: Void) {
         keys = [SymmetricKey(size: .bits256)]
     }
+
+    /// The random key of this process, drawn once: codecs made without secrets share it.
+    private static let processKey = SymmetricKey(size: .bits256)
 
     /// Creates a codec whose keys are derived from `secrets` (SHA-256 of each): the first seals, all of them open.
     ///

@@ -1,25 +1,32 @@
 import SnapshotJSON
 
-/// Collects every invalid value of a request, by JSON path, while decoding continues; the request is then
-/// answered with one 422 that lists them all.
+/// Collects the invalid values of a request, by JSON path, while decoding continues; the request is then
+/// answered with one 422 that lists the first ``Problem/listedEntryLimit`` and counts them all (so a body of a
+/// million bad values costs a counter, not a million paths).
 struct FieldErrors {
-    /// The errors so far, in document order.
+    /// The first errors, in document order.
     private(set) var errors: [Problem.FieldError] = []
+    /// How many errors were recorded.
+    private(set) var count = 0
 
     /// Whether no error was recorded.
-    var isEmpty: Bool { errors.isEmpty }
+    var isEmpty: Bool { count == 0 }
 
-    /// Records an error.
-    mutating func add(_ path: String, _ message: String) {
-        errors.append(Problem.FieldError(path: path, message: message))
+    /// Records an error (its path and message are kept only while fewer than ``Problem/listedEntryLimit`` are).
+    mutating func add(_ path: @autoclosure () -> String, _ message: @autoclosure () -> String) {
+        count += 1
+        if errors.count < Problem.listedEntryLimit { errors.append(Problem.FieldError(path: path(), message: message())) }
     }
 
     /// The 422 problem for the errors.
     var problem: Problem {
         var problem = Problem(
             .invalidRequest,
-            detail: errors.count == 1 ? "\(errors[0].path): \(errors[0].message)" : "\(errors.count) values are invalid; see errors.")
+            detail: count == 1
+                ? "\(errors[0].path): \(errors[0].message)"
+                : "\(count) values are invalid; see errors" + (count > errors.count ? " (the first \(errors.count) are listed)." : "."))
         problem.errors = errors
+        problem.errorCount = count
         return problem
     }
 

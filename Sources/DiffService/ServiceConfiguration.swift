@@ -53,8 +53,8 @@ public struct ServiceConfiguration: Sendable {
         return secrets
     }
 
-    /// The codec for ``cursorSecrets``: keyed by them, or by a random key when there are none.
-    var cursorCodec: CursorCodec {
+    /// The codec for ``cursorSecrets``: keyed by them, or by the process's random key when there are none.
+    public func makeCursorCodec() -> CursorCodec {
         cursorSecrets.isEmpty ? CursorCodec() : CursorCodec(secrets: cursorSecrets)
     }
 

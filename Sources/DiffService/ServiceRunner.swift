@@ -63,7 +63,7 @@ public enum ServiceRunner {
     ) -> HTTPServer {
         let budget = MemoryBudget(capacity: configuration.effectiveMemoryBudget)
         let service = DiffService(
-            readiness: readiness, logger: logger, cursors: configuration.cursorCodec, budget: budget)
+            readiness: readiness, logger: logger, cursors: configuration.makeCursorCodec(), budget: budget)
         let http = configuration.http(budget: budget) { reason, method, path in
             service.overloaded(reason, method: method, path: path)
         }

@@ -20,7 +20,7 @@ extension WaterfallItem {
         var fixedHeight: ExactDecimal?
         var extraHeight: ExactDecimal = 0
         var fullWidth = false
-        let before = errors.errors.count
+        let before = errors.count
         reader.members { reader, name in
             let field = member(name, of: path)
             switch name {
@@ -33,7 +33,7 @@ extension WaterfallItem {
             default: reader.skip()
             }
         }
-        guard errors.errors.count == before else { return nil }
+        guard errors.count == before else { return nil }
         let given = [aspectRatio != nil, width != nil || height != nil, fixedHeight != nil].filter { $0 }.count
         if given == 0 {
             errors.add(path, "missing size: give aspectRatio, width and height, or fixedHeight")

@@ -19,7 +19,7 @@ extension WaterfallSettings {
         guard errors.object(&reader, path) else { return nil }
         var settings = WaterfallSettings(containerWidth: 0)
         var hasWidth = false
-        let before = errors.errors.count
+        let before = errors.count
         reader.members { reader, name in
             let field = member(name, of: path)
             switch name {
@@ -49,7 +49,7 @@ extension WaterfallSettings {
             }
         }
         if !hasWidth { errors.add(member("containerWidth", of: path), "missing required member") }
-        return errors.errors.count == before ? settings : nil
+        return errors.count == before ? settings : nil
     }
 
     private static func decodeColumns(_ reader: inout CanonicalReader, path: String, errors: inout FieldErrors) -> ColumnRule? {

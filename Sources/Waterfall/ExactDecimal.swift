@@ -3,7 +3,8 @@
 ///
 /// Layout lengths, ratios and the scale are decimals so that pixel sizes are the exact results for the
 /// numbers a client wrote, then rounded as documented: 550 ÷ 1.1 is 500 pixels, where binary floating
-/// point gives 499.999… and so 499. A literal (`1.1`, `375`) is the decimal it is written as.
+/// point gives 499.999… and so 499. A literal (`1.1`, `375`) is the decimal it is written as, for literals of up
+/// to 17 significant digits (a float literal passes through `Double`).
 public struct ExactDecimal: Hashable, Sendable, Comparable, CustomStringConvertible, ExpressibleByIntegerLiteral,
     ExpressibleByFloatLiteral
 {
@@ -32,6 +33,8 @@ public struct ExactDecimal: Hashable, Sendable, Comparable, CustomStringConverti
             self.init(normalized: false, 0, 0)
             return
         }
+        // (Bounded first: dropping trailing zeros below adds at most 38 to it.)
+        guard exponent.magnitude <= UInt(Self.maximumExponent) else { return nil }
         while significand % 10 == 0 {
             significand /= 10
             exponent += 1
@@ -64,7 +67,9 @@ public struct ExactDecimal: Hashable, Sendable, Comparable, CustomStringConverti
             significand = significand * Self.powersOfTen[trailingZeros + 1] + value
             trailingZeros = 0
         }
-        self.init(isNegative: isNegative, significand: significand, exponent: exponent + trailingZeros)
+        let (shifted, overflow) = exponent.addingReportingOverflow(trailingZeros)
+        guard !overflow else { return nil }
+        self.init(isNegative: isNegative, significand: significand, exponent: shifted)
     }
 
     /// The shortest decimal that reads back as `value` (what `value.description` prints): `0.1` for the
@@ -112,11 +117,13 @@ public struct ExactDecimal: Hashable, Sendable, Comparable, CustomStringConverti
     }
 
     /// The number × 10^`power`.
+    ///
+    /// - Precondition: The result's exponent is within ±``maximumExponent``.
     public func timesPowerOfTen(_ power: Int) -> ExactDecimal {
         isZero ? self : ExactDecimal(normalized: isNegative, significand, exponent + power)
     }
 
-    /// `-12.5e-3` style: the significand, then the exponent when it is not 0.
+    /// The signed significand, then `e` and the exponent when it is not 0 (`-125e-4` for -0.0125).
     public var description: String {
         "\(isNegative ? "-" : "")\(significand)\(exponent == 0 ? "" : "e\(exponent)")"
     }

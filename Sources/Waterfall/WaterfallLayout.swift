@@ -41,9 +41,10 @@ public enum WaterfallLayout {
                 continuation.columnHeights.count == geometry.columnCount
             else { throw .continuationMismatch }
         }
-        let heights = items.map(geometry.height(ofValid:))
-
+        // Only the page's items are measured: the rest of a long list is sent but not laid out.
         let count = min(pageSize ?? items.count, items.count)
+        let heights = items.prefix(count).map(geometry.height(ofValid:))
+
         var placer = Placer(geometry: geometry, continuation: continuation)
         switch strategy {
         case .shortestColumn:

@@ -45,25 +45,38 @@ struct Diff: ParsableCommand {
     }
 
     func run() throws {
+        // The layout cursors it prints open on a server with the same SNAPDIFF_CURSOR_KEY.
+        var cursors = CursorCodec()
+        if let list = ProcessInfo.processInfo.environment["SNAPDIFF_CURSOR_KEY"] {
+            do {
+                cursors = CursorCodec(secrets: try ServiceConfiguration.cursorSecrets(parsing: list))
+            } catch {
+                throw ValidationError(error.description)
+            }
+        }
         let body: [UInt8]
+        var files: [(path: String, bytes: [UInt8])] = []
         if let request {
             body = try read(request)
         } else {
             let old = try read(snapshots[0])
             let new = try read(snapshots[1])
-            // A file that is not JSON on its own is reported as it stands, so that the line and column
-            // are in that file rather than in the request composed from both.
-            for (path, bytes) in zip(snapshots, [old, new]) {
-                let alone = DiffEndpoint.respond(to: bytes)
-                guard alone.status != 400 else { fail(alone.body, file: path) }
-            }
+            files = [(snapshots[0], old), (snapshots[1], new)]
             var renderings: [String] = []
             if staged || !sequential { renderings.append("\"staged\"") }
             if sequential { renderings.append("\"sequential\"") }
             let options = "{\"renderings\":[\(renderings.joined(separator: ","))],\"duplicates\":\"\(keepFirst ? "keepFirst" : "reject")\",\"pretty\":\(pretty)}"
             body = Array("{\"old\":".utf8) + old + Array(",\"new\":".utf8) + new + Array(",\"options\":\(options)}".utf8)
         }
-        let response = DiffEndpoint.respond(to: body)
+        let response = DiffEndpoint.respond(to: body, cursors: cursors)
+        if response.status == 400 {
+            // A file that is not JSON on its own is reported as it stands, so that the line and column are in
+            // that file rather than in the request composed from both.
+            for (path, bytes) in files {
+                let alone = DiffEndpoint.respond(to: bytes, cursors: cursors)
+                guard alone.status != 400 else { fail(alone.body, file: path) }
+            }
+        }
         guard response.status == 200 else { fail(response.body, file: request) }
         write(response.body)
     }

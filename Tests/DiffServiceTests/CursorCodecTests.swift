@@ -64,12 +64,14 @@ private let forged = Continuation(fingerprint: 0x0123_4567_89AB_CDEF, nextIndex:
     @Test(arguments: ["snapdiff: set SNAPDIFF_CURSOR_KEY to a secret of your own", "", "test", "0123456789abcdef"])
     func cursorForgedWithAnyFixedKeyIsRefusedUnderTheRandomKey(_ key: String) {
         let cursor = CursorCodec(secret: key).seal(forged)
-        #expect(throws: CursorCodec.Failure.tampered) { try ServiceConfiguration().cursorCodec.open(cursor) }
+        #expect(throws: CursorCodec.Failure.tampered) { try ServiceConfiguration().makeCursorCodec().open(cursor) }
     }
 
     @Test func processesWithoutAKeyRefuseEachOthersCursors() throws {
-        let first = ServiceConfiguration().cursorCodec
-        let second = ServiceConfiguration().cursorCodec
+        // Within a process, every codec without secrets shares the process's key; another process draws its own.
+        #expect(try CursorCodec().open(ServiceConfiguration().makeCursorCodec().seal(forged)) == forged)
+        let first = ServiceConfiguration().makeCursorCodec()
+        let second = CursorCodec(randomKey: ())
         #expect(try first.open(first.seal(forged)) == forged)
         #expect(throws: CursorCodec.Failure.tampered) { try second.open(first.seal(forged)) }
         #expect(throws: CursorCodec.Failure.tampered) { try first.open(second.seal(forged)) }
@@ -81,7 +83,7 @@ private let forged = Continuation(fingerprint: 0x0123_4567_89AB_CDEF, nextIndex:
         var configuration = ServiceConfiguration()
         configuration.cursorSecrets = try ServiceConfiguration.cursorSecrets(
             parsing: "the-new-secret-of-32-characters., the-old-secret-of-32-characters.")
-        let rotated = configuration.cursorCodec
+        let rotated = configuration.makeCursorCodec()
         #expect(try rotated.open(old.seal(forged)) == forged)
         #expect(try rotated.open(new.seal(forged)) == forged)
         #expect(rotated.seal(forged) == new.seal(forged), "the first key seals")
