@@ -20,9 +20,15 @@ typedef void *(*CMicroHTTPD_URILogCallback)(void *cls,
                                             struct MHD_Connection *connection);
 
 /* MHD_start_daemon is variadic; this fixes the option list MicroHTTP uses.
-   `address` must point to a sockaddr_in (or sockaddr_in6 with MHD_USE_IPv6 in flags). */
+   `address` must point to a sockaddr_in (or sockaddr_in6 with MHD_USE_IPv6 in flags). The logger comes
+   first, as libmicrohttpd asks, so that no message goes to its default logger (standard error); it is
+   called only with MHD_USE_ERROR_LOG in flags. */
 static inline struct MHD_Daemon *
 CMicroHTTPD_start_daemon(unsigned int flags,
+                         MHD_LogCallback logger,
+                         void *logger_cls,
+                         MHD_NotifyConnectionCallback notify_connection,
+                         void *notify_connection_cls,
                          const struct sockaddr *address,
                          unsigned int thread_pool_size,
                          unsigned int connection_limit,
@@ -38,6 +44,8 @@ CMicroHTTPD_start_daemon(unsigned int flags,
     return MHD_start_daemon(flags, 0 /* port comes from the address */,
                             NULL, NULL,
                             access_handler, access_handler_cls,
+                            MHD_OPTION_EXTERNAL_LOGGER, logger, logger_cls,
+                            MHD_OPTION_NOTIFY_CONNECTION, notify_connection, notify_connection_cls,
                             MHD_OPTION_SOCK_ADDR, address,
                             MHD_OPTION_THREAD_POOL_SIZE, thread_pool_size,
                             MHD_OPTION_CONNECTION_LIMIT, connection_limit,
@@ -68,6 +76,48 @@ static inline enum MHD_Result
 CMicroHTTPD_set_connection_timeout(struct MHD_Connection *connection, unsigned int seconds)
 {
     return MHD_set_connection_option(connection, MHD_CONNECTION_OPTION_TIMEOUT, seconds);
+}
+
+/* The connection's socket (valid from the connection's start notice to its close notice). */
+static inline int
+CMicroHTTPD_connection_fd(struct MHD_Connection *connection)
+{
+    const union MHD_ConnectionInfo *info =
+        MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD);
+    return NULL == info ? -1 : info->connect_fd;
+}
+
+/* Whether a response is queued on the connection (libmicrohttpd's own error answers included). */
+static inline int
+CMicroHTTPD_has_response(struct MHD_Connection *connection)
+{
+    return NULL != MHD_get_connection_info(connection, MHD_CONNECTION_INFO_HTTP_STATUS);
+}
+
+/* Whether the connection's request head has been received completely (its size is known). */
+static inline int
+CMicroHTTPD_head_received(struct MHD_Connection *connection)
+{
+    return NULL != MHD_get_connection_info(connection, MHD_CONNECTION_INFO_REQUEST_HEADER_SIZE);
+}
+
+/* The size of the request head from the method's first byte to the end of the empty line, or 0 when the
+   head is not complete. */
+static inline size_t
+CMicroHTTPD_head_size(struct MHD_Connection *connection)
+{
+    const union MHD_ConnectionInfo *info =
+        MHD_get_connection_info(connection, MHD_CONNECTION_INFO_REQUEST_HEADER_SIZE);
+    return NULL == info ? 0 : info->header_size;
+}
+
+/* The pointer MicroHTTP stored for the connection in its start notice (its socket context). */
+static inline void *
+CMicroHTTPD_socket_context(struct MHD_Connection *connection)
+{
+    const union MHD_ConnectionInfo *info =
+        MHD_get_connection_info(connection, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+    return NULL == info ? NULL : info->socket_context;
 }
 
 #endif /* CMICROHTTPD_SHIM_H */

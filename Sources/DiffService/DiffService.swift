@@ -83,17 +83,79 @@ public struct DiffService: Sendable {
             problem = Problem(.shuttingDown, detail: "The service is shutting down and took no new work; retry on another replica.")
         }
         problem.retryAfterSeconds = 1
-        var response = problem.response(instance: path)
+        return answeredByServer(problem, method: method, path: path, level: .notice, reason: "\(reason)")
+    }
+
+    /// The answer to a request the HTTP layer refused itself (bad framing, a body too large or sent chunked, a
+    /// request too slow): problem+json, logged and counted like every answer.
+    ///
+    /// - Parameters:
+    ///   - refusal: Why the request was refused.
+    ///   - method: The request's method (empty when its head had not arrived).
+    ///   - path: The request's path (empty when its request line had not arrived).
+    public func refused(_ refusal: HTTPServer.Refusal, method: String, path: String) -> HTTPResponse {
+        var problem: Problem
+        switch refusal {
+        case .malformed(let what):
+            problem = Problem(.malformedRequest, detail: "The request's head breaks HTTP/1.1 framing: \(what).")
+        case .contentTooLarge(let limit):
+            problem = Problem(.contentTooLarge, detail: "The body is larger than the limit of \(limit) bytes.")
+            problem.limit = limit
+        case .lengthRequired:
+            problem = Problem(
+                .lengthRequired,
+                detail: "The body was sent with Transfer-Encoding: chunked; send it with Content-Length instead.")
+        case .transferCodingNotImplemented(let coding):
+            problem = Problem(
+                .notImplemented,
+                detail: "The transfer coding \"\(coding)\" is not supported; send the body with Content-Length.")
+        case .requestTimeout(let seconds):
+            problem = Problem(
+                .requestTimeout, detail: "The request did not arrive completely within \(seconds) seconds.")
+        }
+        return answeredByServer(problem, method: method, path: path, level: .info, reason: nil)
+    }
+
+    /// Logs a message of libmicrohttpd's; one that reports an answer libmicrohttpd sent on its own is logged as
+    /// that request's line and counted.
+    ///
+    /// - Parameters:
+    ///   - message: libmicrohttpd's message.
+    ///   - answeredStatus: The status of the answer it sent, if the message reports one.
+    public func libraryMessage(_ message: String, answeredStatus: Int?) {
+        guard let status = answeredStatus else {
+            logger.debug("libmicrohttpd", metadata: ["detail": "\(message)"])
+            return
+        }
+        // The message quotes the answer's body: "… code is 400 ('<html>…</html>')). Closing connection."
+        let body = message.firstRange(of: "('").flatMap { start in
+            message.range(of: "'))", options: .backwards).map { message[start.upperBound..<$0.lowerBound] }
+        }
+        metrics.begin()
+        metrics.end(path: "", method: "", status: status, bodyBytes: 0, duration: .zero)
+        logger.info(
+            "request",
+            metadata: [
+                "method": "", "path": "", "status": "\(status)", "bytes_in": "0", "bytes_out": "\(body?.utf8.count ?? 0)",
+                "duration_ms": "0", "answered_by": "libmicrohttpd", "reason": "\(message)",
+            ])
+    }
+
+    /// An answer the HTTP layer sends without the handler: with a new request id, logged and counted.
+    private func answeredByServer(
+        _ problem: Problem, method: String, path: String, level: Logger.Level, reason: String?
+    ) -> HTTPResponse {
+        var response = problem.response(instance: path.isEmpty ? nil : path)
         let requestID = RequestID.generate()
         response.headers.replaceOrAdd(name: "X-Request-ID", value: requestID)
         metrics.begin()
         metrics.end(path: path, method: method, status: response.status, bodyBytes: 0, duration: .zero)
-        logger.notice(
-            "request",
-            metadata: [
-                "request_id": "\(requestID)", "method": "\(method)", "path": "\(path)", "status": "\(response.status)",
-                "bytes_in": "0", "bytes_out": "\(response.body.count)", "duration_ms": "0", "reason": "\(reason)",
-            ])
+        var metadata: Logger.Metadata = [
+            "request_id": "\(requestID)", "method": "\(method)", "path": "\(path)", "status": "\(response.status)",
+            "bytes_in": "0", "bytes_out": "\(response.body.count)", "duration_ms": "0",
+        ]
+        if let reason { metadata["reason"] = "\(reason)" }
+        logger.log(level: level, "request", metadata: metadata)
         return response
     }
 
@@ -115,8 +177,9 @@ public struct DiffService: Sendable {
         metrics.end(
             path: request.path, method: request.method, status: response.status, bodyBytes: request.body.count,
             duration: elapsed)
+        // A 503 is the service declining work (draining, overloaded), not a fault.
         logger.log(
-            level: response.status >= 500 ? .error : .info,
+            level: response.status == 503 ? .notice : response.status >= 500 ? .error : .info,
             "request",
             metadata: [
                 "request_id": "\(requestID)", "method": "\(request.method)", "path": "\(request.path)",
@@ -172,8 +235,9 @@ public struct DiffService: Sendable {
 
     private func ready() -> HTTPResponse {
         guard readiness.isReady else {
-            return Problem(.shuttingDown, detail: "The service is shutting down and takes no new work.")
-                .response(instance: "/readyz")
+            var problem = Problem(.shuttingDown, detail: "The service is shutting down and takes no new work.")
+            problem.retryAfterSeconds = 1
+            return problem.response(instance: "/readyz")
         }
         return Self.json(#"{"status":"ready"}"#)
     }

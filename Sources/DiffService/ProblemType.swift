@@ -17,6 +17,10 @@ public enum ProblemType: String, CaseIterable, Sendable {
     case internalError = "internal-error"
     case shuttingDown = "shutting-down"
     case overloaded = "overloaded"
+    case malformedRequest = "malformed-request"
+    case lengthRequired = "length-required"
+    case requestTimeout = "request-timeout"
+    case notImplemented = "not-implemented"
 
     /// The `type` member: a URN, stable across versions and deployments.
     public var uri: String { "urn:snapdiff:problem:\(rawValue)" }
@@ -33,6 +37,10 @@ public enum ProblemType: String, CaseIterable, Sendable {
         case .invalidRequest, .duplicateIDs, .layoutNotAppendStable: 422
         case .internalError: 500
         case .shuttingDown, .overloaded: 503
+        case .malformedRequest: 400
+        case .lengthRequired: 411
+        case .requestTimeout: 408
+        case .notImplemented: 501
         }
     }
 
@@ -55,6 +63,10 @@ public enum ProblemType: String, CaseIterable, Sendable {
         case .internalError: "Internal error"
         case .shuttingDown: "Shutting down"
         case .overloaded: "Overloaded"
+        case .malformedRequest: "Malformed request"
+        case .lengthRequired: "Length required"
+        case .requestTimeout: "Request timeout"
+        case .notImplemented: "Not implemented"
         }
     }
 }

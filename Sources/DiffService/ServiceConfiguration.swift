@@ -29,6 +29,9 @@ public struct ServiceConfiguration: Sendable {
     public var admissionTimeout: Duration = .seconds(5)
     /// How long a client may read nothing of a large answer before it loses the connection. Default 10 s.
     public var sendTimeout: Duration = .seconds(10)
+    /// How long a request may take to arrive completely, from the moment the server waits for it (the
+    /// connection's start, or the end of the answer before it); slower ones get 408. Default 60 s.
+    public var requestTimeout: Duration = .seconds(60)
 
     /// The secrets layout cursors are keyed with, each of at least ``minimumCursorSecretLength`` characters and the
     /// same list on every replica: the first seals, all of them open (rotation: `new,old`). Default: none, which
@@ -124,17 +127,14 @@ public struct ServiceConfiguration: Sendable {
         return low
     }
 
-    /// The HTTP layer's configuration; the 413 answer is the service's problem+json, the 503s come from
-    /// `overload`.
-    func http(
-        budget: MemoryBudget, overload: @escaping @Sendable (HTTPServer.Overload, String, String) -> HTTPResponse
-    ) -> HTTPServer.Configuration {
+    /// The HTTP layer's configuration; the answers it sends itself come from `service`.
+    func http(budget: MemoryBudget, service: DiffService) -> HTTPServer.Configuration {
         var configuration = HTTPServer.Configuration(
             host: host, port: port, threads: threads, connectionLimit: connectionLimit,
             connectionTimeout: connectionTimeout, maxBodyBytes: maxBodyBytes, shutdownGracePeriod: shutdownGracePeriod)
-        var problem = Problem(.contentTooLarge, detail: "The body is larger than the limit of \(maxBodyBytes) bytes.")
-        problem.limit = maxBodyBytes
-        configuration.payloadTooLargeResponse = problem.response(instance: nil)
+        configuration.refusalResponse = { refusal, method, path in service.refused(refusal, method: method, path: path) }
+        configuration.libraryMessage = { message, status in service.libraryMessage(message, answeredStatus: status) }
+        configuration.requestTimeout = requestTimeout
         configuration.bodyCapacityPadding = 64
         configuration.computeThreads = computeThreads
         configuration.computeQueueLimit = computeQueueLimit
@@ -142,7 +142,7 @@ public struct ServiceConfiguration: Sendable {
         configuration.memoryEstimate = RequestMemory.estimate
         configuration.admissionTimeout = admissionTimeout
         configuration.sendTimeout = sendTimeout
-        configuration.overloadResponse = overload
+        configuration.overloadResponse = { reason, method, path in service.overloaded(reason, method: method, path: path) }
         return configuration
     }
 }

@@ -64,9 +64,7 @@ public enum ServiceRunner {
         let budget = MemoryBudget(capacity: configuration.effectiveMemoryBudget)
         let service = DiffService(
             readiness: readiness, logger: logger, cursors: configuration.makeCursorCodec(), budget: budget)
-        let http = configuration.http(budget: budget) { reason, method, path in
-            service.overloaded(reason, method: method, path: path)
-        }
+        let http = configuration.http(budget: budget, service: service)
         return HTTPServer(configuration: http) { request in service.respond(to: request) }
     }
 }

@@ -25,16 +25,28 @@ extension HTTPServer {
         /// Rounded up to whole seconds; `.zero` means never (not recommended: libmicrohttpd's epoll
         /// loop only notices some dead peers at this timeout).
         public var connectionTimeout: Duration
-        /// The largest request body accepted; larger ones get ``payloadTooLargeResponse``.
+        /// The largest request body accepted; larger ones are refused with ``Refusal/contentTooLarge(limit:)``.
         public var maxBodyBytes: Int
         /// Spare capacity reserved after a body of known length, for parsers that read a little past
         /// the end of their input (simdjson reads up to 64 bytes past it) without copying the body.
         public var bodyCapacityPadding: Int = 0
         /// How long ``HTTPServer/shutdown(grace:)`` waits for in-flight requests by default.
         public var shutdownGracePeriod: Duration
-        /// The response sent when a body exceeds ``maxBodyBytes``; status 413 and `Connection: close`
-        /// are enforced. Defaults to a minimal RFC 9457 `application/problem+json` body.
-        public var payloadTooLargeResponse: HTTPResponse
+        /// How long a request may take to arrive completely, head and body, counted from the moment the server
+        /// begins to wait for it (the connection's start, or the end of the answer before it); a request still
+        /// incomplete then is answered ``Refusal/requestTimeout(seconds:)`` and its connection closed. Rounded
+        /// up to whole seconds. Default 60 s.
+        public var requestTimeout: Duration = .seconds(60)
+        /// The answer when the server refuses a request itself (bad framing, too large, too slow), from the
+        /// reason and the request's method and path (either may be empty when not yet received). The status
+        /// comes from the refusal and `Connection: close` is added. Called on any thread; the place to log and
+        /// count such answers, which the handler never sees. Default: a minimal RFC 9457 problem.
+        public var refusalResponse: @Sendable (_ refusal: Refusal, _ method: String, _ path: String) -> HTTPResponse =
+            Configuration.defaultRefusalResponse
+        /// Told every message libmicrohttpd logs, with the status of the answer when the message says that
+        /// libmicrohttpd answered a request on its own (a request line or head over the per-connection memory,
+        /// a header line without a colon …): the place to log and count those answers. Default: ignores them.
+        public var libraryMessage: @Sendable (_ message: String, _ answeredStatus: Int?) -> Void = { _, _ in }
 
         /// Threads that compute the answers to heavy requests, apart from the connection threads. Default: the
         /// online processor count.
@@ -77,7 +89,6 @@ extension HTTPServer {
         ///   - connectionTimeout: Idle timeout. Default 30 s.
         ///   - maxBodyBytes: Largest accepted body. Default 1 MiB.
         ///   - shutdownGracePeriod: Default grace for shutdown. Default 10 s.
-        ///   - payloadTooLargeResponse: The 413 answer. Default: problem+json.
         public init(
             host: String = "127.0.0.1",
             port: Int = 8080,
@@ -86,8 +97,7 @@ extension HTTPServer {
             perConnectionMemoryLimit: Int = 64 * 1024,
             connectionTimeout: Duration = .seconds(30),
             maxBodyBytes: Int = 1 << 20,
-            shutdownGracePeriod: Duration = .seconds(10),
-            payloadTooLargeResponse: HTTPResponse = Configuration.defaultPayloadTooLargeResponse
+            shutdownGracePeriod: Duration = .seconds(10)
         ) {
             self.host = host
             self.port = port
@@ -97,7 +107,6 @@ extension HTTPServer {
             self.connectionTimeout = connectionTimeout
             self.maxBodyBytes = maxBodyBytes
             self.shutdownGracePeriod = shutdownGracePeriod
-            self.payloadTooLargeResponse = payloadTooLargeResponse
         }
 
         /// The number of processors currently online (at least 1).
@@ -105,12 +114,15 @@ extension HTTPServer {
             max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
         }
 
-        /// A 413 with a minimal RFC 9457 problem body and `Connection: close`.
-        public static let defaultPayloadTooLargeResponse = HTTPResponse(
-            status: 413,
-            headers: ["Content-Type": "application/problem+json"],
-            body: Array(#"{"type":"about:blank","title":"Content Too Large","status":413}"#.utf8)
-        )
+        /// A minimal RFC 9457 problem with the refusal's status.
+        @Sendable
+        public static func defaultRefusalResponse(_ refusal: Refusal, method: String, path: String) -> HTTPResponse {
+            HTTPResponse(
+                status: refusal.status,
+                headers: ["Content-Type": "application/problem+json"],
+                body: Array(#"{"type":"about:blank","status":\#(refusal.status)}"#.utf8)
+            )
+        }
 
         /// A 503 with a minimal RFC 9457 problem body and `Retry-After: 1`.
         @Sendable
@@ -127,6 +139,9 @@ extension HTTPServer {
 
         /// ``sendTimeout`` in whole seconds, rounded up.
         var sendTimeoutSeconds: Int { Self.wholeSeconds(sendTimeout) }
+
+        /// ``requestTimeout`` in whole seconds, rounded up.
+        var requestTimeoutSeconds: Int { Self.wholeSeconds(requestTimeout) }
 
         private static func wholeSeconds(_ duration: Duration) -> Int {
             let (seconds, attoseconds) = duration.components
@@ -153,6 +168,7 @@ extension HTTPServer {
             guard sendTimeout > .zero, sendTimeoutSeconds <= Int(UInt32.max) else {
                 throw .invalidConfiguration("sendTimeout")
             }
+            guard requestTimeout > .zero else { throw .invalidConfiguration("requestTimeout") }
         }
     }
 }

@@ -14,8 +14,14 @@ import Darwin
 /// for life) read requests and write answers. A light request (body under ``Configuration/inlineBodyLimit``:
 /// probes, metrics, small diffs) is answered on its connection thread; a heavy one is computed on one of
 /// ``Configuration/computeThreads`` compute threads while its connection is suspended, so that no connection
-/// waits for another's computation. Bodies are read fully before the handler is called; bodies over
-/// ``Configuration/maxBodyBytes`` are answered with ``Configuration/payloadTooLargeResponse``.
+/// waits for another's computation. Bodies are read fully before the handler is called.
+///
+/// The edge is strict (RFC 9112): a head with ambiguous or invalid framing is answered before any body byte is
+/// read, through ``Configuration/refusalResponse``, and its connection closed (400; 411 for a chunked body, 501
+/// for another transfer coding); so is a body over ``Configuration/maxBodyBytes`` (413) and a request not
+/// received within ``Configuration/requestTimeout`` (408). Every connection is closed gracefully: the server
+/// reads and discards what a client still sends after the last answer, so that the client receives that answer
+/// whole rather than a reset.
 ///
 /// Before reading a body the server reserves what the request will need at its peak
 /// (``Configuration/memoryEstimate``) in ``Configuration/memoryBudget``; a request that does not fit waits up
@@ -56,6 +62,7 @@ public final class HTTPServer: Sendable {
         if case .running(let daemon, _) = lifecycle.withLock({ $0 }) {
             resumeSuspendedConnections()
             MHD_stop_daemon(daemon.pointer)
+            context.janitor.stop()
             Unmanaged.passUnretained(context).release()
         } else {
             context.pool.close()
@@ -73,18 +80,23 @@ public final class HTTPServer: Sendable {
         try lifecycle.withLock { (state: inout Lifecycle) throws(HTTPServerError) in
             guard case .idle = state else { throw .alreadyStarted }
             try configuration.validate()
-            guard context.pool.isRunning else { throw .startFailed(port: configuration.port, errno: EAGAIN) }
+            guard context.pool.isRunning, context.janitor.start() else {
+                throw .startFailed(port: configuration.port, errno: EAGAIN)
+            }
             ProcessMemory.useOwnMappingsForLargeBlocks()
             let address = try SocketAddress(host: configuration.host, port: configuration.port)
             var flags = MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_EPOLL.rawValue | MHD_USE_ITC.rawValue
-                | MHD_ALLOW_SUSPEND_RESUME.rawValue
+                | MHD_ALLOW_SUSPEND_RESUME.rawValue | MHD_USE_ERROR_LOG.rawValue
             if address.isIPv6 { flags |= MHD_USE_IPv6.rawValue }
 
             let cls = Unmanaged.passRetained(context).toOpaque()  // released after MHD_stop_daemon
             errno = 0
             let started = address.withSockAddr { sockaddr in
                 CMicroHTTPD_start_daemon(
-                    flags, sockaddr,
+                    flags,
+                    microHTTPLog, cls,
+                    microHTTPNotifyConnection, cls,
+                    sockaddr,
                     UInt32(configuration.threads),
                     UInt32(configuration.connectionLimit),
                     configuration.perConnectionMemoryLimit,
@@ -97,6 +109,7 @@ public final class HTTPServer: Sendable {
             guard let daemon = started else {
                 let error = HTTPServerError.startFailure(port: configuration.port)
                 Unmanaged<ServerContext>.fromOpaque(cls).release()
+                context.janitor.stop()
                 throw error
             }
             let port = CMicroHTTPD_get_daemon_info(daemon, .DAEMON_INFO_BIND_PORT)
@@ -120,11 +133,14 @@ public final class HTTPServer: Sendable {
 
     /// Stops gracefully and blocks until the daemon has stopped.
     ///
-    /// Stops accepting (closing the listening socket at once, so new connections are refused),
-    /// answers every response meanwhile with `Connection: close`, waits until no connection is
-    /// left or no request has been in flight for 500 ms, for at most `grace`, then closes the
-    /// remaining (idle keep-alive, or late) connections and stops the worker threads. A handler
-    /// still running when `grace` ends is waited for, and its response is lost.
+    /// Stops accepting (closing the listening socket at once, so new connections are refused), answers every
+    /// response meanwhile with `Connection: close`, waits until no connection is left or no request has been in
+    /// flight for 500 ms, for at most `grace`, then closes the sending side of every connection left (a FIN: its
+    /// client sees the end before it sends more), waits up to 500 ms for the clients to close, and stops the
+    /// worker threads. A handler still running when `grace` ends is waited
+    /// for, and its response is lost. No connection is reset: what clients still send is read and discarded
+    /// until they close, for at most two seconds (a request that arrives then is not answered; its client sees
+    /// the connection closed cleanly).
     ///
     /// Blocks the calling thread (call it from `main` after ``TerminationSignals/wait()``, not from
     /// a handler). A second call, concurrent or later, or a call on a never-started server returns
@@ -182,9 +198,34 @@ public final class HTTPServer: Sendable {
             nanosleep(&pause, nil)
         }
 
+        // The connections left wait for a request: close them the way a client sees coming (a FIN), and give
+        // the clients a moment to close their side before the daemon cuts what is left.
+        closeIdleConnections()
+        let closed = clock.now.advanced(by: Self.shutdownSettlePeriod)
+        while clock.now < closed, currentConnections(of: daemon) > 0 {
+            var pause = timespec(tv_sec: 0, tv_nsec: 5_000_000)
+            nanosleep(&pause, nil)
+        }
         MHD_stop_daemon(daemon.pointer)
+        context.janitor.stop()  // after the lingering sockets are drained
         Unmanaged.passUnretained(context).release()  // balances passRetained in start()
         lifecycle.withLock { $0 = .stopped }
+    }
+
+    /// Closes the sending side of every connection between requests (a FIN): its client sees the end before
+    /// it sends another request, and closes; a request already on its way is not answered, and the connection
+    /// closes cleanly.
+    private func closeIdleConnections() {
+        let now = ContinuousClock.now
+        for connection in context.janitor.openConnections() {
+            connection.guarded.withLock { guarded in
+                guard guarded.idleSince != nil, !guarded.cut, !guarded.closed else { return }
+                guarded.cut = true
+                guarded.deadline = nil
+                guarded.closeAt = now.advanced(by: ConnectionJanitor.closeGrace)
+                Glibc.shutdown(connection.socket, Int32(SHUT_WR))
+            }
+        }
     }
 
     /// Refuses the requests waiting for memory, cancels the queued computations and waits for the running

@@ -2,12 +2,16 @@
 // closures written in main.swift, which Swift 6 would infer as @MainActor) and they copy every
 // borrowed C buffer before returning.
 //
+// Per-connection: the connection-notify callback creates a ConnectionState (the request deadline) at the
+// connection's start and hands the socket to the janitor for a lingering close at its end.
+//
 // Per-request protocol (libmicrohttpd 0.9.75, MHD_ALLOW_SUSPEND_RESUME):
 //   1. URI-log callback: request line parsed → allocate RequestState, becomes the request's con_cls.
-//   2. Access handler, first call (upload_data NULL): head complete → copy method, headers, address;
-//      answer 413 at once if Content-Length is over the limit (POST/PUT only, see below); reserve the
-//      request's memory in the budget, or suspend the connection until the budget decides (libmicrohttpd
-//      then repeats the first call, and the body is read, or discarded and answered 503).
+//   2. Access handler, first call (upload_data NULL): head complete → copy method, headers, address and
+//      check the framing (RequestHead: 400, 411 or 501 and close); answer 413 at once if Content-Length is
+//      over the limit (POST/PUT only, see below); reserve the request's memory in the budget, or suspend the
+//      connection until the budget decides (libmicrohttpd then repeats the first call, and the body is read,
+//      or discarded and answered 503).
 //   3. Access handler with size > 0: body chunk → append (or discard past the limit), consume it.
 //   4. Access handler with size 0 after the head: body complete → a light request (body under
 //      inlineBodyLimit) is answered here; a heavy one suspends the connection and goes to the compute pool,
@@ -51,6 +55,39 @@ private final class PendingRequest: @unchecked Sendable {
     }
 }
 
+/// `MHD_OPTION_NOTIFY_CONNECTION`: a connection starts (its state and deadline begin) or is about to be closed
+/// (the janitor takes a duplicate of its socket to close it gracefully).
+func microHTTPNotifyConnection(
+    _ cls: UnsafeMutableRawPointer?,
+    _ connection: OpaquePointer?,
+    _ socketContext: UnsafeMutablePointer<UnsafeMutableRawPointer?>?,
+    _ event: MHD_ConnectionNotificationCode
+) {
+    guard let cls, let connection, let socketContext else { return }
+    let context = Unmanaged<ServerContext>.fromOpaque(cls).takeUnretainedValue()
+    switch event {
+    case .CONNECTION_NOTIFY_STARTED:
+        let state = ConnectionState(
+            connection: connection, socket: CMicroHTTPD_connection_fd(connection),
+            deadline: ContinuousClock.now.advanced(by: context.requestTimeout))
+        socketContext.pointee = Unmanaged.passRetained(state).toOpaque()
+        context.janitor.register(state)
+    case .CONNECTION_NOTIFY_CLOSED:
+        guard let raw = socketContext.pointee else { return }
+        socketContext.pointee = nil
+        let state = Unmanaged<ConnectionState>.fromOpaque(raw).takeRetainedValue()
+        context.janitor.closing(state)
+    default:
+        break
+    }
+}
+
+/// The state of a connection, from its socket context.
+private func connectionState(of connection: OpaquePointer?) -> ConnectionState? {
+    guard let connection, let raw = CMicroHTTPD_socket_context(connection) else { return nil }
+    return Unmanaged<ConnectionState>.fromOpaque(raw).takeUnretainedValue()
+}
+
 /// `MHD_OPTION_URI_LOG_CALLBACK`: creates the per-request state and returns it retained.
 func microHTTPURILog(
     _ cls: UnsafeMutableRawPointer?,
@@ -60,6 +97,12 @@ func microHTTPURILog(
     guard let cls else { return nil }
     let context = Unmanaged<ServerContext>.fromOpaque(cls).takeUnretainedValue()
     let state = RequestState(target: uri.map { String(cString: $0) } ?? "/")
+    state.connection = connectionState(of: connection)
+    state.connection?.guarded.withLock { guarded in
+        guarded.awaitingHead = true
+        guarded.idleSince = nil
+        guarded.path = String(state.path)
+    }
     context.inFlightRequests.add(1, ordering: .relaxed)
     return Unmanaged.passRetained(state).toOpaque()
 }
@@ -78,6 +121,17 @@ func microHTTPRequestCompleted(
     if state.reserved > 0 {
         context.budget.release(state.reserved)
         state.reserved = 0
+    }
+    // The next request's deadline runs from now.
+    state.connection?.guarded.withLock { guarded in
+        guarded.awaitingHead = false
+        guarded.method = ""
+        guarded.path = ""
+        if !guarded.cut {
+            let now = ContinuousClock.now
+            guarded.deadline = now.advanced(by: context.requestTimeout)
+            guarded.idleSince = now
+        }
     }
     context.inFlightRequests.subtract(1, ordering: .relaxed)
 }
@@ -108,7 +162,7 @@ func microHTTPAccessHandler(
 
     switch state.phase {
     case .awaitingHead:
-        return readHead(of: state, method: method, connection: connection, context: context)
+        return readHead(of: state, method: method, version: version, connection: connection, context: context)
 
     case .awaitingAdmission:
         // Resumed: the budget has decided (libmicrohttpd repeats the first call). A refused request's body is
@@ -116,6 +170,13 @@ func microHTTPAccessHandler(
         // on unread bytes would reset the connection and lose it).
         if state.admitted {
             state.phase = .readingBody
+            // The body must now arrive within the request timeout.
+            let receiving = state.connection?.guarded.withLock { guarded in
+                guard !guarded.cut else { return false }
+                guarded.deadline = ContinuousClock.now.advanced(by: context.requestTimeout)
+                return true
+            }
+            if receiving == false { return .NO }
         } else {
             state.body = []
             state.phase = .discardingBody
@@ -124,6 +185,8 @@ func microHTTPAccessHandler(
         return .YES
 
     case .readingBody, .discardingBody:
+        // Cut at its deadline (the janitor answered 408): close.
+        if state.connection?.guarded.withLock({ $0.cut }) == true { return .NO }
         let size = uploadDataSize.pointee
         if size > 0 {
             uploadDataSize.pointee = 0
@@ -150,17 +213,18 @@ func microHTTPAccessHandler(
     }
 }
 
-/// First access-handler call: copies the head out of C, decides whether the body is acceptable, and reserves
-/// the request's memory (or suspends the connection until the budget decides).
+/// First access-handler call: copies the head out of C, checks its framing, decides whether the body is
+/// acceptable, and reserves the request's memory (or suspends the connection until the budget decides).
 private func readHead(
     of state: RequestState,
     method: UnsafePointer<CChar>?,
+    version: UnsafePointer<CChar>?,
     connection: OpaquePointer,
     context: ServerContext
 ) -> MHD_Result {
     state.method = method.map { String(cString: $0) } ?? ""
-    let statePointer = Unmanaged.passUnretained(state).toOpaque()
-    _ = MHD_get_connection_values_n(connection, .HEADER_KIND, microHTTPCollectHeader, statePointer)
+    let head = RequestHead.read(connection, method: method, version: version, target: state.target)
+    state.headers = head.headers
     if let info = CMicroHTTPD_get_connection_info(connection, .CONNECTION_INFO_CLIENT_ADDRESS),
        let address = info.pointee.client_addr {
         state.client = ClientAddress(copying: address)
@@ -170,6 +234,17 @@ private func readHead(
        info.pointee.connection_timeout != context.connectionTimeoutSeconds {
         _ = CMicroHTTPD_set_connection_timeout(connection, context.connectionTimeoutSeconds)
     }
+    let stillReceiving = state.connection?.guarded.withLock { guarded in
+        guarded.awaitingHead = false
+        guarded.method = state.method
+        return !guarded.cut
+    }
+    if stillReceiving == false { return .NO }  // cut at its deadline while the head arrived
+
+    // Framing first: nothing of a body whose length is in doubt is read.
+    if let refusal = head.violation.map(HTTPServer.Refusal.malformed) ?? head.transferCodingRefusal() {
+        return refuse(state, refusal, on: connection, context: context)
+    }
 
     let declared = state.headers["content-length"].flatMap { Int($0) }
     if let declared, declared > context.maxBodyBytes {
@@ -177,8 +252,7 @@ private func readHead(
         // (it then closes the connection, and sends no `100 Continue`). For other methods read
         // and discard the body, then answer.
         if state.method == "POST" || state.method == "PUT" {
-            state.phase = .answered
-            return queue(context.payloadTooLargeResponse, on: connection, forceClose: true)
+            return refuse(state, .contentTooLarge(limit: context.maxBodyBytes), on: connection, context: context)
         }
         state.phase = .discardingBody
         state.discardReason = .tooLarge
@@ -195,8 +269,10 @@ private func readHead(
         state.phase = .readingBody
         return .YES
     }
-    // No room now: wait for it with the connection suspended (the connection thread serves others meanwhile).
+    // No room now: wait for it with the connection suspended (the connection thread serves others meanwhile);
+    // the request deadline pauses (the admission timeout bounds the wait).
     state.phase = .awaitingAdmission
+    state.connection?.guarded.withLock { $0.deadline = nil }
     state.refusedBytes = needed
     MHD_suspend_connection(connection)
     let suspended = SuspendedConnection(pointer: connection)
@@ -254,11 +330,20 @@ private func reserve(forBodyOf length: Int, state: RequestState, context: Server
 /// Last access-handler call of a body: answers a light request here; suspends the connection and hands a heavy
 /// one to the compute pool.
 private func answer(_ state: RequestState, on connection: OpaquePointer, context: ServerContext) -> MHD_Result {
+    // Complete: the deadline no longer applies, unless the janitor cut the request first.
+    let received = state.connection?.guarded.withLock { guarded in
+        guard !guarded.cut else { return false }
+        guarded.deadline = nil
+        return true
+    }
+    if received == false { return .NO }
     if state.phase == .discardingBody {
         state.phase = .answered
         switch state.discardReason {
         case .tooLarge:
-            return queue(context.payloadTooLargeResponse, on: connection, forceClose: true)
+            return queue(
+                context.refusal(.contentTooLarge(limit: context.maxBodyBytes), method: state.method, path: String(state.path)),
+                on: connection, forceClose: true)
         case .overBudget:
             let overload = HTTPServer.Overload.memoryBudgetExhausted(
                 needed: state.refusedBytes, capacity: context.budget.capacity)
@@ -308,6 +393,15 @@ private func answer(_ state: RequestState, on connection: OpaquePointer, context
     return .YES
 }
 
+/// Answers a request the server refuses before reading its body, and closes the connection after the answer.
+private func refuse(
+    _ state: RequestState, _ refusal: HTTPServer.Refusal, on connection: OpaquePointer, context: ServerContext
+) -> MHD_Result {
+    state.phase = .answered
+    state.connection?.guarded.withLock { $0.deadline = nil }
+    return queue(context.refusal(refusal, method: state.method, path: String(state.path)), on: connection, forceClose: true)
+}
+
 /// Once the answer exists, the request holds only the answer (and libmicrohttpd's copy or buffer of it)
 /// until it has been sent: the rest of its reservation goes back to the budget.
 private func settle(_ state: RequestState, answerBytes: Int, context: ServerContext) {
@@ -338,36 +432,6 @@ private func send(_ response: HTTPResponse, on connection: OpaquePointer, contex
         _ = CMicroHTTPD_set_connection_timeout(connection, context.sendTimeoutSeconds)
     }
     return queue(response, on: connection, forceClose: context.isShuttingDown.load(ordering: .relaxed))
-}
-
-/// `MHD_KeyValueIteratorN` collecting request headers into the RequestState passed as `cls`,
-/// lowercasing names.
-private func microHTTPCollectHeader(
-    _ cls: UnsafeMutableRawPointer?,
-    _ kind: MHD_ValueKind,
-    _ key: UnsafePointer<CChar>?,
-    _ keySize: Int,
-    _ value: UnsafePointer<CChar>?,
-    _ valueSize: Int
-) -> MHD_Result {
-    guard let cls, let key else { return .YES }
-    let state = Unmanaged<RequestState>.fromOpaque(cls).takeUnretainedValue()
-    let name = String(unsafeUninitializedCapacity: keySize) { buffer in
-        key.withMemoryRebound(to: UInt8.self, capacity: keySize) { source in
-            for index in 0..<keySize { buffer[index] = asciiLowercase(source[index]) }
-        }
-        return keySize
-    }
-    let text: String
-    if let value {
-        text = value.withMemoryRebound(to: UInt8.self, capacity: valueSize) { source in
-            String(decoding: UnsafeBufferPointer(start: source, count: valueSize), as: UTF8.self)
-        }
-    } else {
-        text = ""
-    }
-    state.headers.append(HTTPHeaders.Field(name: name, value: text))
-    return .YES
 }
 
 /// Hands `response` to libmicrohttpd, queues it and destroys our reference. A body of at least

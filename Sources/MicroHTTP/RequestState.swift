@@ -51,6 +51,8 @@ final class RequestState: @unchecked Sendable {
     var refusedBytes = 0
     /// The answer computed while the connection was suspended.
     var answer: HTTPResponse?
+    /// The connection the request arrived on (its deadline).
+    var connection: ConnectionState?
 
     init(target: String) {
         self.target = target

@@ -12,8 +12,14 @@ final class ServerContext: Sendable {
     let bodyCapacityPadding: Int
     /// Bytes discarded past ``maxBodyBytes`` before the connection is cut without an answer.
     let overflowDrainLimit: Int
-    /// The 413 answer.
-    let payloadTooLargeResponse: HTTPResponse
+    /// The answers to refused requests (status and `Connection: close` enforced by ``refusal(_:method:path:)``).
+    private let refusalResponse: @Sendable (HTTPServer.Refusal, String, String) -> HTTPResponse
+    /// Told libmicrohttpd's messages, with the status of an answer libmicrohttpd sent on its own.
+    let libraryMessage: @Sendable (String, Int?) -> Void
+    /// How long a request may take to arrive.
+    let requestTimeout: Duration
+    /// Enforces request deadlines and closes sockets gracefully.
+    let janitor: ConnectionJanitor
     /// The 503 answers.
     private let overload: @Sendable (HTTPServer.Overload, String, String) -> HTTPResponse
     /// What every request in flight may hold together.
@@ -31,6 +37,9 @@ final class ServerContext: Sendable {
     let pool: ComputePool
     /// Set once shutdown begins; responses then carry `Connection: close`.
     let isShuttingDown = Atomic<Bool>(false)
+    /// The libmicrohttpd threads whose next "Error processing request" message is about an answer MicroHTTP
+    /// replaced (see `microHTTPLog`).
+    let replacedAnswerThreads = Mutex<Set<UInt>>([])
     /// Requests between their request line and their completion notice.
     let inFlightRequests = Atomic<Int>(0)
 
@@ -39,7 +48,16 @@ final class ServerContext: Sendable {
         self.maxBodyBytes = configuration.maxBodyBytes
         self.bodyCapacityPadding = configuration.bodyCapacityPadding
         self.overflowDrainLimit = max(configuration.maxBodyBytes, 1 << 20)
-        self.payloadTooLargeResponse = configuration.payloadTooLargeResponse
+        self.refusalResponse = configuration.refusalResponse
+        self.libraryMessage = configuration.libraryMessage
+        self.requestTimeout = .seconds(configuration.requestTimeoutSeconds)
+        let refusal = configuration.refusalResponse
+        let timeout = HTTPServer.Refusal.requestTimeout(seconds: configuration.requestTimeoutSeconds)
+        self.janitor = ConnectionJanitor(lingerLimit: max(configuration.connectionLimit, 64)) { method, path in
+            var response = refusal(timeout, method, path)
+            response.status = timeout.status
+            return response
+        }
         self.overload = configuration.overloadResponse
         self.budget = configuration.memoryBudget
         self.memoryEstimate = configuration.memoryEstimate
@@ -54,6 +72,13 @@ final class ServerContext: Sendable {
     func overloadResponse(_ reason: HTTPServer.Overload, to state: RequestState) -> HTTPResponse {
         var response = overload(reason, state.method, String(state.path))
         response.status = 503
+        return response
+    }
+
+    /// The answer to a request the server refuses itself.
+    func refusal(_ refusal: HTTPServer.Refusal, method: String, path: String) -> HTTPResponse {
+        var response = refusalResponse(refusal, method, path)
+        response.status = refusal.status
         return response
     }
 

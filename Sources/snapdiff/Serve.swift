@@ -11,7 +11,7 @@ struct Serve: ParsableCommand {
             Every option can also be set by an environment variable (SNAPDIFF_HOST, SNAPDIFF_PORT, \
             SNAPDIFF_THREADS, SNAPDIFF_MAX_BODY_BYTES, SNAPDIFF_CONNECTION_LIMIT, SNAPDIFF_CONNECTION_TIMEOUT, \
             SNAPDIFF_SHUTDOWN_GRACE, SNAPDIFF_LOG_LEVEL, SNAPDIFF_MEMORY_BUDGET, SNAPDIFF_COMPUTE_THREADS, \
-            SNAPDIFF_COMPUTE_QUEUE_LIMIT, SNAPDIFF_ADMISSION_TIMEOUT, SNAPDIFF_SEND_TIMEOUT); a flag overrides its variable. SNAPDIFF_CURSOR_KEY \
+            SNAPDIFF_COMPUTE_QUEUE_LIMIT, SNAPDIFF_ADMISSION_TIMEOUT, SNAPDIFF_SEND_TIMEOUT, SNAPDIFF_REQUEST_TIMEOUT); a flag overrides its variable. SNAPDIFF_CURSOR_KEY \
             (environment only) keys the layout cursors: one secret of at least 16 characters, or a comma-separated \
             list of them to rotate keys (new,old: the first seals, all open), the same on every replica; without it \
             a random key of this process seals them, and a cursor continues only on the process that made it. In a \
@@ -64,6 +64,9 @@ struct Serve: ParsableCommand {
 
     @Option(help: "Seconds a client may read nothing of a large answer before it is cut (env SNAPDIFF_SEND_TIMEOUT). Default 10.")
     var sendTimeout: Int?
+
+    @Option(help: "Seconds a request may take to arrive completely, counted from when the server waits for it; slower ones get 408 (env SNAPDIFF_REQUEST_TIMEOUT). Default 60.")
+    var requestTimeout: Int?
 
     @Option(help: "trace, debug, info, notice, warning, error or critical, any case (env SNAPDIFF_LOG_LEVEL). Default info.")
     var logLevel: String?
@@ -126,6 +129,10 @@ struct Serve: ParsableCommand {
         if let seconds = try value(sendTimeout, "SNAPDIFF_SEND_TIMEOUT") {
             guard seconds >= 1 else { throw ValidationError("the send timeout must be at least 1 second") }
             configuration.sendTimeout = .seconds(seconds)
+        }
+        if let seconds = try value(requestTimeout, "SNAPDIFF_REQUEST_TIMEOUT") {
+            guard seconds >= 1 else { throw ValidationError("the request timeout must be at least 1 second") }
+            configuration.requestTimeout = .seconds(seconds)
         }
         if let text = memoryBudget ?? environment["SNAPDIFF_MEMORY_BUDGET"] {
             guard let bytes = Self.bytes(text), bytes >= 1 else {

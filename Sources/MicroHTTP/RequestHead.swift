@@ -1,0 +1,204 @@
+internal import CMicroHTTPD
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Reads a request's head out of libmicrohttpd and checks its framing strictly (RFC 9112), before any body
+/// byte is read.
+///
+/// libmicrohttpd 0.9.75 without `MHD_OPTION_STRICT_FOR_CLIENT` keeps a name with whitespace before the colon
+/// (`Content-Length : 5` becomes a field named `Content-Length `), uses the first of several
+/// `Content-Length` fields, ignores a `Transfer-Encoding` beside `Content-Length`, truncates a value at a NUL,
+/// appends an obs-fold continuation to the field's *name*, and keeps a bare CR inside a value. Its strict
+/// option does not help: level 1 adds only a Host check whose 400 it sends with two header blocks, and the
+/// space-before-colon check of 0.9.75 runs only at level -1. So the head is checked here, on the first
+/// access-handler call, which sees every field.
+///
+/// Besides the fields' text, libmicrohttpd's 0.9.75 layout is checked: it parses the head in place in its read
+/// buffer, overwriting each line end (and each field's colon) with NUL, and hands out pointers into that
+/// buffer. So between the end of one field's value and the next field's name there must be exactly the
+/// overwritten line end (one or two NULs), and between a name and its value only the colon and spaces. A value
+/// cut short by a NUL leaves its rest in that gap; a folded field's name is moved out of the buffer. Both
+/// show, and both are refused. The layout check runs only on libmicrohttpd 0.9.75, whose layout it knows.
+final class RequestHead {
+    /// The fields, names lowercased, values without surrounding whitespace.
+    var headers = HTTPHeaders()
+    /// The first framing error found.
+    private(set) var violation: String?
+
+    /// Where the previous line's text ended (the version, then each value), for the layout check.
+    private var previousEnd: UnsafeRawPointer?
+    /// What the previous line was, for messages: the request line, then each field.
+    private var previousLine = "the request line"
+    /// The previous field's name, for messages.
+    private var previousName: String?
+    private let checksLayout: Bool
+
+    /// Whether the linked libmicrohttpd is the one whose in-place layout the checks know.
+    static let layoutIsKnown: Bool = MHD_get_version().map { String(cString: $0) } == "0.9.75"
+
+    private init(version: UnsafePointer<CChar>?) {
+        checksLayout = Self.layoutIsKnown && version != nil
+        if let version { previousEnd = UnsafeRawPointer(version) + strlen(version) }
+    }
+
+    /// Reads and checks the head of the connection's current request.
+    ///
+    /// - Parameters:
+    ///   - connection: The connection, in its first access-handler call.
+    ///   - method: The method pointer the handler received (the head's first byte in libmicrohttpd's buffer).
+    ///   - version: The version pointer the handler received.
+    ///   - target: The request target as sent.
+    static func read(
+        _ connection: OpaquePointer, method: UnsafePointer<CChar>?, version: UnsafePointer<CChar>?, target: String
+    ) -> RequestHead {
+        let head = RequestHead(version: version)
+        let pointer = Unmanaged.passUnretained(head).toOpaque()
+        _ = MHD_get_connection_values_n(connection, .HEADER_KIND, collectField, pointer)
+        if head.checksLayout, head.violation == nil, let method, let end = head.previousEnd {
+            let headEnd = UnsafeRawPointer(method) + CMicroHTTPD_head_size(connection)
+            // The last line end, then the empty line: two to four NULs.
+            if !isOverwrittenLineEnd(from: end, to: headEnd, allowed: 2...4) {
+                head.violation = "\(head.previousLine) contains a NUL byte"
+            }
+        }
+        if head.violation == nil { head.violation = frameViolation(target: target, version: version, head: head) }
+        return head
+    }
+
+    /// `MHD_KeyValueIteratorN`: one field, in the order sent.
+    private static let collectField: MHD_KeyValueIteratorN = { cls, _, key, keySize, value, valueSize in
+        guard let cls, let key else { return .YES }
+        let head = Unmanaged<RequestHead>.fromOpaque(cls).takeUnretainedValue()
+        let name = UnsafeRawBufferPointer(start: key, count: keySize)
+        let text = value.map { UnsafeRawBufferPointer(start: $0, count: valueSize) } ?? UnsafeRawBufferPointer(start: nil, count: 0)
+        if head.violation == nil { head.violation = head.fieldViolation(name: name, value: text, valuePointer: value) }
+        head.headers.append(
+            HTTPHeaders.Field(
+                name: String(decoding: name.lazy.map(asciiLowercase), as: UTF8.self),
+                value: String(decoding: trimmed(text), as: UTF8.self)))
+        return .YES
+    }
+
+    /// What is wrong with one field, if anything.
+    private func fieldViolation(
+        name: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer, valuePointer: UnsafePointer<CChar>?
+    ) -> String? {
+        let printable = String(decoding: name.prefix(64).map { $0 >= 0x20 && $0 < 0x7F ? $0 : UInt8(ascii: "?") }, as: UTF8.self)
+        guard !name.isEmpty, name.allSatisfy(isTokenCharacter) else {
+            return "the header field name \"\(printable)\" is not a token (whitespace before the colon?)"
+        }
+        if let control = value.first(where: { ($0 < 0x20 && $0 != 0x09) || $0 == 0x7F }) {
+            let what = control == 0x0D ? "a bare CR" : control == 0x0A ? "a bare LF" : "a control character"
+            return "the header field \(printable) contains \(what)"
+        }
+        guard checksLayout, let start = name.baseAddress, let previous = previousEnd else { return nil }
+        let before = previousLine
+        defer {
+            previousEnd = valuePointer.map { UnsafeRawPointer($0) + value.count }
+            previousLine = "the header field \(printable)"
+            previousName = printable
+        }
+        // The name, its colon (a NUL now), then only spaces or tabs up to the value.
+        // (Checked first: a folded field's name was moved away from its line, so the gap before it is wrong too.)
+        guard let valuePointer else { return nil }
+        let colon = start + name.count
+        let gap = UnsafeRawPointer(valuePointer) - colon
+        guard colon.load(as: UInt8.self) == 0, (1...65536).contains(gap),
+            UnsafeRawBufferPointer(start: colon + 1, count: gap - 1).allSatisfy({ $0 == 0x20 || $0 == 0x09 })
+        else {
+            return previousName.map { "the header field after \($0) is folded across lines (obs-fold)" }
+                ?? "the first header field is folded across lines (obs-fold)"
+        }
+        // The previous line's end: one or two NULs (LF, or CR LF) right before this name; a longer gap holds
+        // the rest of a line cut at a NUL.
+        guard Self.isOverwrittenLineEnd(from: previous, to: start, allowed: 1...2) else {
+            return "\(before) contains a NUL byte"
+        }
+        return nil
+    }
+
+    /// Whether exactly `allowed` NULs (an overwritten line end) lie from `from` up to `to`.
+    private static func isOverwrittenLineEnd(
+        from: UnsafeRawPointer, to: UnsafeRawPointer, allowed: ClosedRange<Int>
+    ) -> Bool {
+        let gap = to - from
+        guard allowed.contains(gap) else { return false }
+        return UnsafeRawBufferPointer(start: from, count: gap).allSatisfy { $0 == 0 }
+    }
+
+    /// The framing rules of RFC 9112 over the whole head (Host, Content-Length, Transfer-Encoding) and the
+    /// target.
+    private static func frameViolation(target: String, version: UnsafePointer<CChar>?, head: RequestHead) -> String? {
+        if let bad = target.utf8.first(where: { $0 <= 0x20 || $0 >= 0x7F }) {
+            return bad == 0x20 ? "the request target contains a space" : "the request target contains a control or non-ASCII byte"
+        }
+        let version = version.map { String(cString: $0) } ?? ""
+        let hosts = head.headers.fields.filter { $0.name == "host" }.count
+        if version == "HTTP/1.1" && hosts == 0 { return "an HTTP/1.1 request needs a Host header field" }
+        if hosts > 1 { return "the request has \(hosts) Host header fields; send one" }
+        let lengths = head.headers.fields.filter { $0.name == "content-length" }
+        if lengths.count > 1 { return "the request has \(lengths.count) Content-Length header fields; send one" }
+        if let length = lengths.first, length.value.isEmpty || !length.value.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) {
+            return "Content-Length must be one decimal number"
+        }
+        let encodings = head.headers.fields.filter { $0.name == "transfer-encoding" }
+        guard !encodings.isEmpty else { return nil }
+        if !lengths.isEmpty { return "the request has both Transfer-Encoding and Content-Length" }
+        if version != "HTTP/1.1" { return "Transfer-Encoding is not allowed in an \(version) request" }
+        return nil
+    }
+
+    /// The transfer codings named by the request's `Transfer-Encoding` fields, lowercased, in order.
+    var transferCodings: [String] {
+        headers.fields.filter { $0.name == "transfer-encoding" }.flatMap { field in
+            field.value.split(separator: ",").map { $0.trimmingSpaces().lowercased() }
+        }.filter { !$0.isEmpty }
+    }
+
+    /// How the server answers a request that declares a body with `Transfer-Encoding` (already checked to
+    /// come without `Content-Length`, in HTTP/1.1): chunked request bodies are refused (411: libmicrohttpd
+    /// 0.9.75's chunked decoder accepts bare LF line ends, answers a long chunk extension with 500 and chunk
+    /// syntax errors with HTML), other codings are not implemented (501), and chunked twice is malformed.
+    /// - Returns: `nil` without `Transfer-Encoding`.
+    func transferCodingRefusal() -> HTTPServer.Refusal? {
+        guard headers.fields.contains(where: { $0.name == "transfer-encoding" }) else { return nil }
+        let codings = transferCodings
+        if let unknown = codings.first(where: { $0 != "chunked" }) { return .transferCodingNotImplemented(unknown) }
+        if codings.count > 1 { return .malformed("the chunked transfer coding is applied more than once") }
+        if codings.isEmpty { return .malformed("Transfer-Encoding names no transfer coding") }
+        return .lengthRequired
+    }
+}
+
+/// Whether a byte may appear in a token (RFC 9110 §5.6.2).
+func isTokenCharacter(_ byte: UInt8) -> Bool {
+    switch byte {
+    case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+        return true
+    default:
+        return "!#$%&'*+-.^_`|~".utf8.contains(byte)
+    }
+}
+
+/// The bytes without leading and trailing spaces and tabs.
+private func trimmed(_ bytes: UnsafeRawBufferPointer) -> Slice<UnsafeRawBufferPointer> {
+    var start = bytes.startIndex
+    var end = bytes.endIndex
+    while start < end && (bytes[start] == 0x20 || bytes[start] == 0x09) { start += 1 }
+    while end > start && (bytes[end - 1] == 0x20 || bytes[end - 1] == 0x09) { end -= 1 }
+    return bytes[start..<end]
+}
+
+extension StringProtocol {
+    /// The text without leading and trailing spaces and tabs.
+    func trimmingSpaces() -> String {
+        var utf8 = Substring(self).utf8[...]
+        while let first = utf8.first, first == 0x20 || first == 0x09 { utf8 = utf8.dropFirst() }
+        while let last = utf8.last, last == 0x20 || last == 0x09 { utf8 = utf8.dropLast() }
+        return String(Substring(utf8))
+    }
+}
