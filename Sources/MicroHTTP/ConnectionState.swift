@@ -67,7 +67,7 @@ final class ConnectionState: Sendable {
         if ioctl(socket, UInt(TIOCOUTQ), &unsent) == 0 && unsent == 0 {
             let bytes = response.serialized()
             _ = bytes.withUnsafeBytes { buffer in
-                send(socket, buffer.baseAddress, buffer.count, Int32(MSG_DONTWAIT | MSG_NOSIGNAL))
+                send(socket, buffer.baseAddress, buffer.count, Int32(Glibc.MSG_DONTWAIT | Glibc.MSG_NOSIGNAL))
             }
         }
         shutdown(socket, Int32(SHUT_WR))
