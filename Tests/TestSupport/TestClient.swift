@@ -148,6 +148,15 @@ public final class TestClient: @unchecked Sendable {
         return false
     }
 
+    /// True when the peer closes cleanly (a FIN, not a reset) within the receive timeout and sends nothing else.
+    public func waitForCleanClose() throws -> Bool {
+        guard buffer.isEmpty else { return false }
+        var byte: UInt8 = 0
+        let count = recv(fd, &byte, 1, 0)
+        if count < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) { throw Failure.timeout }
+        return count == 0
+    }
+
     private func fill() throws {
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         let count = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }

@@ -1,0 +1,162 @@
+import Testing
+@testable import MicroHTTP
+import Glibc
+import Synchronization
+import TestSupport
+
+/// The strict edge (RFC 9112): every ambiguous or invalid framing is answered before the body is read, with
+/// exactly one well-formed answer and a clean close; the handler never sees it, and the answer is reported.
+@Suite struct FramingTests {
+    struct Vector: Sendable, CustomTestStringConvertible {
+        var name: String
+        var request: String
+        var status: Int
+        var testDescription: String { name }
+    }
+
+    static let smuggled = "GET /smuggled HTTP/1.1\r\nHost: x\r\n\r\n"
+
+    static let vectors: [Vector] = [
+        Vector(name: "differing Content-Length", request: "POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\nContent-Length: 37\r\n\r\n\(smuggled)", status: 400),
+        Vector(name: "repeated Content-Length", request: "POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 37\r\nContent-Length: 37\r\n\r\n\(smuggled)", status: 400),
+        Vector(name: "space before the colon", request: "POST / HTTP/1.1\r\nHost: x\r\nContent-Length : 37\r\n\r\n\(smuggled)", status: 400),
+        Vector(name: "Content-Length with Transfer-Encoding", request: "POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n\(smuggled)", status: 400),
+        Vector(name: "obs-fold Transfer-Encoding", request: "POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding:\r\n chunked\r\nContent-Length: 5\r\n\r\n0\r\n\r\n\(smuggled)", status: 400),
+        Vector(name: "obs-fold first field", request: "GET / HTTP/1.1\r\nX-A: a\r\n b\r\nHost: x\r\n\r\n", status: 400),
+        Vector(name: "gzip, chunked", request: "POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: gzip, chunked\r\n\r\n0\r\n\r\n", status: 501),
+        Vector(name: "identity", request: "POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: identity\r\n\r\n", status: 501),
+        Vector(name: "chunked, chunked", request: "POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked, chunked\r\n\r\n0\r\n\r\n", status: 400),
+        Vector(name: "chunked twice in two fields", request: "POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n", status: 400),
+        Vector(name: "chunked", request: "POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n2\r\n{}\r\n0\r\n\r\n", status: 411),
+        Vector(name: "bare LF in chunk framing", request: "POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n2\n{}\n0\n\n", status: 411),
+        Vector(name: "Transfer-Encoding in HTTP/1.0", request: "POST / HTTP/1.0\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n", status: 400),
+        Vector(name: "HTTP/1.1 without Host", request: "GET / HTTP/1.1\r\n\r\n", status: 400),
+        Vector(name: "two Host fields", request: "GET / HTTP/1.1\r\nHost: x\r\nHost: y\r\n\r\n", status: 400),
+        Vector(name: "NUL in a value", request: "GET / HTTP/1.1\r\nX-A: a\u{0}b\r\nHost: x\r\n\r\n", status: 400),
+        Vector(name: "NUL in the last value", request: "GET / HTTP/1.1\r\nHost: x\r\nX-A: a\u{0}b\r\n\r\n", status: 400),
+        Vector(name: "bare CR in a value", request: "GET / HTTP/1.1\r\nX-A: a\rb\r\nHost: x\r\n\r\n", status: 400),
+        Vector(name: "space in the target", request: "GET /a b HTTP/1.1\r\nHost: x\r\n\r\n", status: 400),
+        Vector(name: "Content-Length abc", request: "POST / HTTP/1.1\r\nHost: x\r\nContent-Length: abc\r\n\r\n", status: 400),
+        Vector(name: "Content-Length +56", request: "POST / HTTP/1.1\r\nHost: x\r\nContent-Length: +56\r\n\r\n", status: 400),
+        Vector(name: "Content-Length -1", request: "POST / HTTP/1.1\r\nHost: x\r\nContent-Length: -1\r\n\r\n", status: 400),
+        Vector(name: "Content-Length list", request: "POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 56, 56\r\n\r\n", status: 400),
+        Vector(name: "Content-Length 2^64", request: "POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 18446744073709551616\r\n\r\n", status: 413),
+    ]
+
+    /// Records what the server reports.
+    final class Reports: Sendable {
+        let refusals = Mutex<[HTTPServer.Refusal]>([])
+        let libraryAnswers = Mutex<[Int]>([])
+    }
+
+    static func configuration(_ reports: Reports) -> HTTPServer.Configuration {
+        var configuration = HTTPServer.Configuration(maxBodyBytes: 1000)
+        configuration.refusalResponse = { refusal, method, path in
+            reports.refusals.withLock { $0.append(refusal) }
+            return HTTPServer.Configuration.defaultRefusalResponse(refusal, method: method, path: path)
+        }
+        configuration.libraryMessage = { _, status in
+            if let status { reports.libraryAnswers.withLock { $0.append(status) } }
+        }
+        return configuration
+    }
+
+    @Test(arguments: vectors)
+    func ambiguousFramingGetsOneAnswerAndACleanClose(vector: Vector) throws {
+        let reports = Reports()
+        let calls = Counter()
+        try withServer(Self.configuration(reports), handler: { calls.increment(); return echo($0) }) { _, port in
+            let client = try TestClient(port: port)
+            try client.send(vector.request)
+            let response = try client.readResponse()
+            #expect(response.status == vector.status)
+            #expect(response.header("Content-Type") == "application/problem+json")
+            #expect(response.header("Connection") == "close")
+            #expect(try client.waitForCleanClose(), "a second answer, or a reset, followed")
+            #expect(calls.value == 0)
+            #expect(reports.refusals.withLock { $0.map(\.status) } == [vector.status])
+            #expect(reports.libraryAnswers.withLock { $0 }.isEmpty)
+        }
+    }
+
+    @Test func validRequestsKeepTheConnection() throws {
+        let reports = Reports()
+        try withServer(Self.configuration(reports)) { _, port in
+            let client = try TestClient(port: port)
+            try client.send("GET / HTTP/1.1\r\nHost: x\r\nX-Spaced:   a  b   \r\nX-Tab:\tc\r\n\r\n")
+            #expect(try client.readResponse().status == 200)
+            try client.send("POST / HTTP/1.1\nHost: x\nContent-Length: 2\n\n{}")  // bare LF line ends are allowed
+            #expect(try client.readResponse().status == 200)
+            try client.send("GET / HTTP/1.0\r\n\r\n")  // HTTP/1.0 needs no Host
+            #expect(try client.readResponse().status == 200)
+            #expect(reports.refusals.withLock { $0 }.isEmpty)
+        }
+    }
+
+    /// A head libmicrohttpd answers itself (a header line without a colon): one well-formed answer, reported.
+    @Test func libmicrohttpdsOwnAnswersAreReported() throws {
+        let reports = Reports()
+        try withServer(Self.configuration(reports)) { _, port in
+            let client = try TestClient(port: port)
+            try client.send("GET / HTTP/1.1\r\nHost: x\r\nno colon here\r\n\r\n")
+            let response = try client.readResponse()
+            #expect(response.status == 400)
+            #expect(try client.waitForCleanClose())
+            #expect(eventually { reports.libraryAnswers.withLock { $0 } == [400] })
+        }
+    }
+
+    /// A body trickling in past the request timeout: 408, then a clean close; the handler never runs.
+    @Test func slowBodyIsAnsweredRequestTimeout() throws {
+        let reports = Reports()
+        var configuration = Self.configuration(reports)
+        configuration.requestTimeout = .seconds(1)
+        let calls = Counter()
+        try withServer(configuration, handler: { calls.increment(); return echo($0) }) { _, port in
+            let client = try TestClient(port: port)
+            try client.send("POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n")
+            var sent = 0
+            while sent < 100, (try? client.send("x")) != nil {
+                sent += 1
+                usleep(200_000)
+                if reports.refusals.withLock({ !$0.isEmpty }) { break }
+            }
+            let response = try client.readResponse()
+            #expect(response.status == 408)
+            #expect(response.header("Connection") == "close")
+            #expect(sent < 100)
+            #expect(try client.waitForCleanClose())
+            #expect(calls.value == 0)
+        }
+    }
+
+    /// A head that never completes: 408, then a clean close.
+    @Test func slowHeadIsAnsweredRequestTimeout() throws {
+        let reports = Reports()
+        var configuration = Self.configuration(reports)
+        configuration.requestTimeout = .seconds(1)
+        try withServer(configuration) { _, port in
+            let client = try TestClient(port: port)
+            try client.send("GET / HTTP/1.1\r\nHost: x\r\n")
+            let response = try client.readResponse()
+            #expect(response.status == 408)
+            #expect(try client.waitForCleanClose())
+            #expect(reports.refusals.withLock { $0 } == [.requestTimeout(seconds: 1)])
+        }
+    }
+
+    /// The deadline restarts after each answer: a keep-alive connection serves request after request, longer
+    /// in all than one timeout.
+    @Test func deadlineRestartsForEachRequest() throws {
+        var configuration = HTTPServer.Configuration()
+        configuration.requestTimeout = .seconds(2)
+        try withServer(configuration) { _, port in
+            let client = try TestClient(port: port)
+            for _ in 0..<4 {
+                usleep(700_000)
+                try client.send("GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+                #expect(try client.readResponse().status == 200)
+            }
+        }
+    }
+}
