@@ -97,6 +97,10 @@ func microHTTPURILog(
     guard let cls else { return nil }
     let context = Unmanaged<ServerContext>.fromOpaque(cls).takeUnretainedValue()
     let state = RequestState(target: uri.map { String(cString: $0) } ?? "/")
+    if let uri {
+        let start = UInt(bitPattern: uri)
+        state.targetSpan = start..<start + UInt(strlen(uri))
+    }
     state.connection = connectionState(of: connection)
     state.connection?.guarded.withLock { guarded in
         guarded.awaitingHead = true
@@ -223,7 +227,8 @@ private func readHead(
     context: ServerContext
 ) -> MHD_Result {
     state.method = method.map { String(cString: $0) } ?? ""
-    let head = RequestHead.read(connection, method: method, version: version, target: state.target)
+    let head = RequestHead.read(
+        connection, method: method, version: version, target: state.target, targetSpan: state.targetSpan)
     state.headers = head.headers
     if let info = CMicroHTTPD_get_connection_info(connection, .CONNECTION_INFO_CLIENT_ADDRESS),
        let address = info.pointee.client_addr {

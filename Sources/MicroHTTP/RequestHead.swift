@@ -52,10 +52,20 @@ final class RequestHead {
     ///   - method: The method pointer the handler received (the head's first byte in libmicrohttpd's buffer).
     ///   - version: The version pointer the handler received.
     ///   - target: The request target as sent.
+    ///   - targetSpan: Where the target lay in the buffer when the request line was parsed.
     static func read(
-        _ connection: OpaquePointer, method: UnsafePointer<CChar>?, version: UnsafePointer<CChar>?, target: String
+        _ connection: OpaquePointer, method: UnsafePointer<CChar>?, version: UnsafePointer<CChar>?, target: String,
+        targetSpan: Range<UInt>?
     ) -> RequestHead {
         let head = RequestHead(version: version)
+        // The request line: the method, one overwritten space, the target, one overwritten space, the version.
+        // A NUL inside one of them shortens its text and leaves a longer gap.
+        if head.checksLayout, let method, let version, let targetSpan,
+            UInt(bitPattern: method) + UInt(strlen(method)) + 1 != targetSpan.lowerBound
+                || targetSpan.upperBound + 1 != UInt(bitPattern: version)
+        {
+            head.violation = "the request line contains a NUL byte"
+        }
         let pointer = Unmanaged.passUnretained(head).toOpaque()
         _ = MHD_get_connection_values_n(connection, .HEADER_KIND, collectField, pointer)
         if head.checksLayout, head.violation == nil, let method, let end = head.previousEnd {

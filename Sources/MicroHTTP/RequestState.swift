@@ -53,6 +53,9 @@ final class RequestState: @unchecked Sendable {
     var answer: HTTPResponse?
     /// The connection the request arrived on (its deadline).
     var connection: ConnectionState?
+    /// Where the target lay in libmicrohttpd's buffer when the request line was parsed (its first byte and the
+    /// byte after its text), for the check that no NUL cut the request line short.
+    var targetSpan: Range<UInt>?
 
     init(target: String) {
         self.target = target

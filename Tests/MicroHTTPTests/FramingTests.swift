@@ -35,6 +35,8 @@ import TestSupport
         Vector(name: "NUL in a value", request: "GET / HTTP/1.1\r\nX-A: a\u{0}b\r\nHost: x\r\n\r\n", status: 400),
         Vector(name: "NUL in the last value", request: "GET / HTTP/1.1\r\nHost: x\r\nX-A: a\u{0}b\r\n\r\n", status: 400),
         Vector(name: "bare CR in a value", request: "GET / HTTP/1.1\r\nX-A: a\rb\r\nHost: x\r\n\r\n", status: 400),
+        Vector(name: "NUL in the target", request: "GET /a\u{0}b HTTP/1.1\r\nHost: x\r\n\r\n", status: 400),
+        Vector(name: "NUL in the method", request: "GE\u{0}T / HTTP/1.1\r\nHost: x\r\n\r\n", status: 400),
         Vector(name: "space in the target", request: "GET /a b HTTP/1.1\r\nHost: x\r\n\r\n", status: 400),
         Vector(name: "Content-Length abc", request: "POST / HTTP/1.1\r\nHost: x\r\nContent-Length: abc\r\n\r\n", status: 400),
         Vector(name: "Content-Length +56", request: "POST / HTTP/1.1\r\nHost: x\r\nContent-Length: +56\r\n\r\n", status: 400),
