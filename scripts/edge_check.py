@@ -36,11 +36,16 @@ reads exactly the smuggled request as the body).
   HTTP/1.0 GET /healthz without Host                                  200 application/json, then FIN
   X-A: a<NUL>b (VALID body)                                           400 malformed-request
   X-A: a<CR>b (a bare CR inside the value; VALID body)                400 malformed-request
+  beyond the SPEC (found by the fuzzer): a header line starting with  400 malformed-request (today's libmicrohttpd
+    NUL (`\x00X: y`), followed by SMUGGLED's bytes, no body            ends the head at the NUL line: the smuggled
+                                                                      GET is answered)
   Content-Length: abc / +47 / -1 / 47, 47 (VALID body)                400 malformed-request each
   Content-Length: 18446744073709551616 (VALID body)                   413 content-too-large
   Content-Length: 5000 and 5000 bytes, limit --max-body-bytes 1000    413 content-too-large, then FIN (not RST)
   control: VALID POST /diff                                           200 application/json, kept open: a second
                                                                       request on the connection answers 200
+  control beyond the SPEC: `Content-Length: 47 \t` (trailing OWS,    the same as the control (today's
+    which RFC 9112 allows around every field value)                   libmicrohttpd rejects it: found by the fuzzer)
   On a server with `--request-timeout 2` (env SNAPDIFF_REQUEST_TIMEOUT):
   a valid head with Content-Length: 100, then one body byte / 0.5 s   408 request-timeout, then FIN
   the head of that request sent one byte / 0.5 s                     408 request-timeout, then FIN
@@ -353,6 +358,8 @@ VECTORS = [
            post(b"X-A: a\x00b", cl(N), body=VALID), 400, "malformed-request"),
     Vector("bare CR inside a header value (X-A: a\\rb)",
            post(b"X-A: a\rb", cl(N), body=VALID), 400, "malformed-request"),
+    Vector("beyond the SPEC: NUL at the start of a header line (\\x00X: y), then the smuggled GET's lines",
+           post(b"\x00X: y") + SMUGGLED, 400, "malformed-request"),
     *[Vector(f"Content-Length: {value.decode()}", post(b"Content-Length: " + value, body=VALID),
              400, "malformed-request")
       for value in (b"abc", b"+%d" % N, b"-1", b"%d, %d" % (N, N))],
@@ -361,6 +368,8 @@ VECTORS = [
     Vector("Content-Length: 5000 and the 5000 bytes over --max-body-bytes 1000",
            post(cl(5000), body=VALID + b" " * (5000 - N)), 413, "content-too-large"),
     Vector("control: a valid POST /diff (keep-alive)", post(cl(N), body=VALID), 200, kind="control"),
+    Vector("control beyond the SPEC: `Content-Length: %d<SP><HTAB>` (trailing OWS, valid per RFC 9112)" % N,
+           post(b"Content-Length: %d \t" % N, body=VALID), 200, kind="control"),
     Vector("slow body: Content-Length: 100, one body byte every 0.5 s", None, 408, "request-timeout",
            server="slow", kind="slow", slow=(SLOW_HEAD, SLOW_BODY)),
     Vector("slow head: the head one byte every 0.5 s", None, 408, "request-timeout",
@@ -700,6 +709,8 @@ def judge(data, result, eof_must_close=False):
         if response.closes and i < len(responses) - 1:
             found.append(f"a response after {response.status} with Connection: close")
         problem = response.problem
+        if problem is None and response.bodiless and response.header("content-type") == "application/problem+json":
+            problem = {"type": "urn:snapdiff:problem:(no body: HEAD)", "status": response.status}
         if problem is not None:
             if not str(problem.get("type", "")).startswith("urn:snapdiff:problem:") \
                     or problem.get("status") != response.status:
