@@ -218,6 +218,22 @@ private enum Corruption: Int, CaseIterable {
         #expect(Fixtures.error(of: body) == .malformedJSON(message: "invalid escape sequence", byteOffset: 31, line: 1, column: 32))
     }
 
+    /// simdjson checks the UTF-8 of the whole body before its structure: a syntax error before the first invalid
+    /// UTF-8 is reported (was the invalid UTF-8, after the first invalid byte).
+    @Test func syntaxErrorBeforeInvalidUTF8WinsOverIt() {
+        #expect(Fixtures.error(of: Array(#"{x"#.utf8) + [0xFF] + Array("}".utf8)) == .malformedJSON(
+            message: "expected a member name, ':', ',' or '}' in object", byteOffset: 1, line: 1, column: 2))
+        #expect(Fixtures.error(of: Array(#"{"old":[1 2,""#.utf8) + [0xC3]) == .malformedJSON(
+            message: "expected a value, ',' or ']' in array", byteOffset: 10, line: 1, column: 11))
+    }
+
+    /// A string error after nesting too deep is found by simdjson's first stage, before its walk meets the
+    /// depth: the bracket that opens the first level too many is reported, as without the string error.
+    @Test func nestingTooDeepBeforeAStringErrorIsTooDeep() {
+        let body = Array((String(repeating: "[", count: 200) + "\"a\u{1}").utf8)
+        #expect(Fixtures.error(of: body) == .tooDeep(limit: 128, byteOffset: 128))
+    }
+
     @Test func utf16BodyIsInvalidUTF8AtItsFirstByte() {
         let body: [UInt8] = [0xFF, 0xFE] + Array(#"["old"]"#.utf8).flatMap { [$0, 0] }
         #expect(Fixtures.error(of: body) == .invalidUTF8(byteOffset: 0))
