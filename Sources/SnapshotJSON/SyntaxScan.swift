@@ -58,7 +58,12 @@ extension SourceLocator {
                 case UInt8(ascii: "\""):
                     do { index = try stringEnd(in: bytes, quote: index) } catch { return error }
                 case UInt8(ascii: "t"), UInt8(ascii: "f"), UInt8(ascii: "n"):
-                    let literal = Array(byte == UInt8(ascii: "t") ? "true".utf8 : byte == UInt8(ascii: "f") ? "false".utf8 : "null".utf8)
+                    let literal =
+                        switch byte {
+                        case UInt8(ascii: "t"): "true".utf8
+                        case UInt8(ascii: "f"): "false".utf8
+                        default: "null".utf8
+                        }
                     for (step, expected) in literal.enumerated() {
                         guard index + step < bytes.count else { return endOfInput }
                         guard bytes[index + step] == expected else {
