@@ -80,32 +80,56 @@ enum RequestReader {
         case CSimdJSON_StatusEmpty:
             return .emptyBody
         case CSimdJSON_StatusInvalidUTF8:
-            return .invalidUTF8(byteOffset: SourceLocator.firstInvalidUTF8(in: body))
+            return locatedFailure(reported: nil, body: body)
         case CSimdJSON_StatusTooDeep:
             return .tooDeep(limit: DiffRequest.maximumNestingDepth, byteOffset: offset)
         case CSimdJSON_StatusTooLarge:
             return .tooLarge(byteCount: body.count)
         case CSimdJSON_StatusSyntax:
-            let (at, message) = syntaxProblem(Int(result.syntax), offset: offset, body: body)
-            // simdjson may meet a syntax error (a NUL in a UTF-16 body, say) before it checks the bytes before it.
-            let invalidUTF8 = SourceLocator.firstInvalidUTF8(in: body)
-            if invalidUTF8 < at { return .invalidUTF8(byteOffset: invalidUTF8) }
-            let (line, column) = SourceLocator.lineAndColumn(of: at, in: body)
-            return .malformedJSON(message: message, byteOffset: at, line: line, column: column)
+            if let reported = reportedProblem(Int(result.syntax), offset: offset, body: body) {
+                return locatedFailure(reported: reported, body: body)
+            }
+            // A string error: the scan has its place (simdjson has none, or the opening quote); should it find
+            // none, simdjson's.
+            let quote = offset >= 0 && offset < body.count ? offset : body.count
+            return locatedFailure(reported: nil, body: body, otherwise: .malformed(quote, "invalid string"))
         default:
             fatalError("out of memory while parsing a request of \(body.count) bytes")
         }
     }
 
-    private static func syntaxProblem(_ syntax: Int, offset: Int, body: [UInt8]) -> (Int, String) {
+    /// The error of a body simdjson rejected as not JSON or not UTF-8, at the earliest of: the place simdjson
+    /// reported (`reported`, if any), the first syntax problem of a scan that follows the structure (simdjson
+    /// stops at the first error its stages meet, and its first stage checks UTF-8, pairs quotes and finds
+    /// control characters before any structure is read), and the first invalid UTF-8. On a tie, invalid UTF-8
+    /// wins, then simdjson's message. `otherwise` stands when none of them finds anything.
+    private static func locatedFailure(
+        reported: SyntaxProblem?, body: [UInt8], otherwise: SyntaxProblem? = nil
+    ) -> RequestError {
+        var problem = SourceLocator.firstSyntaxProblem(in: body, maximumDepth: DiffRequest.maximumNestingDepth)
+        if let reported, reported.offset <= problem?.offset ?? .max { problem = reported }
+        let invalidUTF8 = SourceLocator.firstInvalidUTF8(in: body)
+        guard let problem = problem ?? otherwise, invalidUTF8 == body.count || problem.offset < invalidUTF8 else {
+            return .invalidUTF8(byteOffset: invalidUTF8)
+        }
+        switch problem.kind {
+        case .tooDeep:
+            return .tooDeep(limit: DiffRequest.maximumNestingDepth, byteOffset: problem.offset)
+        case .malformed(let message):
+            let (line, column) = SourceLocator.lineAndColumn(of: problem.offset, in: body)
+            return .malformedJSON(message: message, byteOffset: problem.offset, line: line, column: column)
+        }
+    }
+
+    /// Where and what simdjson's syntax error is, when it says more than the scan: nothing for string errors
+    /// (simdjson has no position for most of them, and only the opening quote for bad escapes).
+    private static func reportedProblem(_ syntax: Int, offset: Int, body: [UInt8]) -> SyntaxProblem? {
         switch syntax {
-        case CSimdJSON_SyntaxString:
-            return SourceLocator.escapeProblem(in: body, stringAt: offset)
-        case CSimdJSON_SyntaxUnclosedString, CSimdJSON_SyntaxControlCharacter:
-            return SourceLocator.stringProblem(in: body) ?? (body.count, "invalid string")
+        case CSimdJSON_SyntaxString, CSimdJSON_SyntaxUnclosedString, CSimdJSON_SyntaxControlCharacter:
+            return nil
         default:
             // simdjson has no location past the last token.
-            guard offset >= 0, offset < body.count else { return (body.count, "unexpected end of input") }
+            guard offset >= 0, offset < body.count else { return .malformed(body.count, "unexpected end of input") }
             let message =
                 switch syntax {
                 case CSimdJSON_SyntaxObject: "expected a member name, ':', ',' or '}' in object"
@@ -116,7 +140,7 @@ enum RequestReader {
                 case CSimdJSON_SyntaxIncomplete: "unclosed array or object"
                 default: "expected a JSON value"
                 }
-            return (offset, message)
+            return .malformed(offset, message)
         }
     }
 
