@@ -116,6 +116,7 @@ final class ConnectionJanitor: Sendable {
 
     private func run() {
         var scratch = [UInt8](repeating: 0, count: 64 * 1024)
+        var ticks = 0
         while true {
             let (running, sockets) = state.withLock { ($0.running, $0.lingering.map(\.socket)) }
             if !running && sockets.isEmpty { return }
@@ -132,7 +133,10 @@ final class ConnectionJanitor: Sendable {
                 return done.map(\.socket)
             }
             for socket in expired { close(socket) }
-            if running { enforceDeadlines(now: now) }
+            if running {
+                ticks += 1
+                enforceDeadlines(now: now, lookingForEOF: ticks % Self.eofCheckTicks == 0)
+            }
         }
     }
 
@@ -146,11 +150,27 @@ final class ConnectionJanitor: Sendable {
         }
     }
 
-    private func enforceDeadlines(now: ContinuousClock.Instant) {
+    /// Every how many ticks the connections waiting for (the rest of) a request are checked for a client that
+    /// closed its sending side.
+    static let eofCheckTicks = 20
+
+    private func enforceDeadlines(now: ContinuousClock.Instant, lookingForEOF: Bool) {
         let connections = state.withLock { Array($0.connections.values) }
         for connection in connections {
             connection.guarded.withLock { guarded in
                 guard !guarded.closed else { return }
+                // A client that closed its sending side while the server waits for (the rest of) a request will
+                // send nothing more: the request can never complete. libmicrohttpd (edge-triggered epoll) misses
+                // that end when it arrived with the last bytes it read, and would keep the connection until the
+                // idle timeout; shutting the receiving side wakes it, and it closes the connection.
+                if lookingForEOF, guarded.deadline != nil, !guarded.cut {
+                    var byte: UInt8 = 0
+                    if recv(connection.socket, &byte, 1, Int32(MSG_PEEK | MSG_DONTWAIT)) == 0 {
+                        guarded.deadline = nil
+                        shutdown(connection.socket, Int32(SHUT_RD))
+                        return
+                    }
+                }
                 if let deadline = guarded.deadline, deadline <= now, !guarded.cut {
                     guarded.cut = true
                     guarded.deadline = nil

@@ -37,6 +37,8 @@ final class ConnectionState: Sendable {
         /// The method and path of the request being received, when known (for the 408's log line).
         var method = ""
         var path = ""
+        /// Where the current request's target lay in libmicrohttpd's buffer (see ``RequestState/targetSpan``).
+        var targetSpan: Range<UInt>?
     }
 
     /// The `struct MHD_Connection *`.
@@ -62,10 +64,12 @@ final class ConnectionState: Sendable {
     ///
     /// The message is written only when the socket's send queue is empty, so that it goes out whole: otherwise
     /// (a client that does not read) the connection is closed without an answer.
-    static func writeFinalAnswer(_ response: HTTPResponse, on socket: Int32) {
+    /// - Parameter withoutBody: The answer to a HEAD request: its header block only.
+    static func writeFinalAnswer(_ response: HTTPResponse, on socket: Int32, withoutBody: Bool = false) {
         var unsent: Int32 = 0
         if ioctl(socket, UInt(TIOCOUTQ), &unsent) == 0 && unsent == 0 {
-            let bytes = response.serialized()
+            var bytes = response.serialized()
+            if withoutBody { bytes.removeLast(response.body.count) }
             _ = bytes.withUnsafeBytes { buffer in
                 send(socket, buffer.baseAddress, buffer.count, Int32(Glibc.MSG_DONTWAIT | Glibc.MSG_NOSIGNAL))
             }

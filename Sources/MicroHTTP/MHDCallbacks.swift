@@ -106,6 +106,7 @@ func microHTTPURILog(
         guarded.awaitingHead = true
         guarded.idleSince = nil
         guarded.path = String(state.path)
+        guarded.targetSpan = state.targetSpan
     }
     context.inFlightRequests.add(1, ordering: .relaxed)
     return Unmanaged.passRetained(state).toOpaque()

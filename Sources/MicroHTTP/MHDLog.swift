@@ -66,8 +66,16 @@ private func replaceLibraryAnswer(with refusal: HTTPServer.Refusal, context: Ser
         guarded.cut = true
         guarded.deadline = nil
         guarded.closeAt = ContinuousClock.now.advanced(by: ConnectionJanitor.closeGrace)
+        // The handler never saw the request, so its method comes from the head. The answer to a HEAD has no body:
+        // when the method may be HEAD but is not known whole, the connection is closed without an answer.
+        let method = guarded.targetSpan.flatMap { RequestHead.method(of: state.connection.pointer, targetSpan: $0) }
+        guard let method, method.complete || !"HEAD".hasSuffix(method.text) else {
+            shutdown(state.socket, Int32(SHUT_WR))
+            return
+        }
+        guarded.method = method.complete ? method.text : ""
         let response = context.refusal(refusal, method: guarded.method, path: guarded.path)
-        ConnectionState.writeFinalAnswer(response, on: state.socket)
+        ConnectionState.writeFinalAnswer(response, on: state.socket, withoutBody: method.complete && method.text == "HEAD")
     }
     return true
 }
