@@ -3,12 +3,13 @@
 1. openapi.yaml is a valid OpenAPI 3.1 document, and each discriminator maps every value to the schema that
    has it (JSON Schema validation ignores discriminators; generated clients decode by them).
 2. `snapdiff serve` is started on a free port with a 4096-byte body limit.
-3. A fixed set of requests covers every route and every problem type the server can produce over HTTP; each
-   response's body is validated against the schema the spec declares for its path, method, status and media
-   type (OpenAPI 3.1 schemas are JSON Schema 2020-12; $refs resolve inside the spec), and each problem's
-   `type` and `status` are the ones expected.
-4. SIGTERM while a request is in flight: /readyz answers the 503 problem, the request still gets its 200,
-   and the server exits 0.
+3. A fixed set of requests covers every route and every problem type the server can produce over HTTP (the
+   HTTP edge's framing refusals written byte for byte on raw sockets, each then closed; the 408 from a second
+   server with a 2 s --request-timeout); each response's body is validated against the schema the spec
+   declares for its path, method, status and media type (OpenAPI 3.1 schemas are JSON Schema 2020-12; $refs
+   resolve inside the spec), and each problem's `type` and `status` are the ones expected.
+4. SIGTERM while a request is in flight: /readyz answers the 503 problem with Retry-After, the request still
+   gets its 200, and the server exits 0.
 
 Prints one PASS or FAIL line per check and a summary; exits 1 on any failure.
 """
@@ -217,6 +218,9 @@ class Checker:
             for header in declared_response.get("headers", {}):
                 if header.lower() == "allow" and response.status == 405 and "allow" not in response.headers:
                     errors.append("405 without an Allow header")
+                if header.lower() == "retry-after" and response.status == 503 \
+                        and not response.headers.get("retry-after", "").isdigit():
+                    errors.append(f"503 without a Retry-After of whole seconds: {response.headers.get('retry-after')!r}")
         self.result(name, errors)
 
     def problem_errors(self, instance: dict, response: Response, slug: str) -> list[str]:
@@ -281,6 +285,40 @@ def once_on(port, method, path, body=None, headers=None, content_length=True) ->
     connection = Connection(port)
     try:
         return connection.request(method, path, body, headers, content_length)
+    finally:
+        connection.close()
+
+
+def raw_request(method: str, target: str, *fields: str, body: bytes = b"", version: str = "HTTP/1.1",
+                host: bool = True) -> bytes:
+    """A request written byte for byte (the framing checks need what an HTTP library would not send): `fields`
+    are header lines as sent, a Host field first unless `host` is False."""
+    head = f"{method} {target} {version}\r\n" + ("Host: 127.0.0.1\r\n" if host else "")
+    return (head + "".join(f"{line}\r\n" for line in fields) + "\r\n").encode("latin-1") + body
+
+
+def answered_and_closed(port: int, data: bytes, hang_guard: float = 60) -> tuple[Response, list[str]]:
+    """Sends `data` on a fresh connection and reads the answer, which the server gives on its own: it must say
+    `Connection: close` and then end the connection with a FIN (nothing more, no reset). `hang_guard` only
+    stops a run that would otherwise wait forever."""
+    connection = Connection(port, timeout=hang_guard)
+    try:
+        connection.send(data)
+        response = connection.read_response()
+        errors = []
+        if response.headers.get("connection", "").lower() != "close":
+            errors.append(f"Connection {response.headers.get('connection')!r}, expected close")
+        rest = connection.buffer
+        try:
+            while chunk := connection.sock.recv(65536):
+                rest += chunk
+        except TimeoutError:
+            errors.append(f"the connection was still open {hang_guard:g} s after the answer")
+        except ConnectionResetError:
+            errors.append("the connection was reset after the answer (expected a FIN)")
+        if rest:
+            errors.append(f"{len(rest)} bytes after the answer: {rest[:100]!r}")
+        return response, errors
     finally:
         connection.close()
 
@@ -426,12 +464,69 @@ def run_checks(checker: Checker, server: Server):
                   method="POST", status=413, problem="content-too-large",
                   extra=lambda r, i: [] if i.get("limit") == BODY_LIMIT else [f"limit {i.get('limit')}"])
     too_long.close()
-    chunks = Connection(port)
-    chunks.send(request_bytes("POST", "/diff", None, {**JSON_HEADERS, "Transfer-Encoding": "chunked"})
-                + chunked(diff_body(items([1]), items([1]), pad_to=BODY_LIMIT + 1)))
-    checker.check("413 content-too-large (chunked)", chunks.read_response(), path="/diff", method="POST",
-                  status=413, problem="content-too-large")
-    chunks.close()
+    huge, huge_errors = answered_and_closed(
+        port, raw_request("POST", "/diff", "Content-Type: application/json", f"Content-Length: {2 ** 64}"))
+    checker.check("413 content-too-large (Content-Length 2^64)", huge, path="/diff", method="POST", status=413,
+                  problem="content-too-large",
+                  extra=lambda r, i: huge_errors + ([] if i.get("limit") == BODY_LIMIT else [f"limit {i.get('limit')}"]))
+
+    # The HTTP edge (RFC 9112 framing): answered before routing, on every route and method, then closed. Each
+    # operation gets at least one; `path` None where the target is no path of the spec (the shared Problem).
+    json_type = "Content-Type: application/json"
+    five = b'{"a":'
+    edge_cases = [
+        # (name, method, target, spec path, fields, body, version, host, status, problem)
+        ("two Content-Length", "POST", "/diff", "/diff", [json_type, "Content-Length: 5", "Content-Length: 5"],
+         five, "HTTP/1.1", True, 400, "malformed-request"),
+        ("Content-Length abc", "POST", "/diff", "/diff", [json_type, "Content-Length: abc"], five, "HTTP/1.1",
+         True, 400, "malformed-request"),
+        ("Content-Length +5", "POST", "/layout", "/layout", [json_type, "Content-Length: +5"], five, "HTTP/1.1",
+         True, 400, "malformed-request"),
+        ("Content-Length -1", "POST", "/layout", "/layout", [json_type, "Content-Length: -1"], five, "HTTP/1.1",
+         True, 400, "malformed-request"),
+        ("Content-Length 5, 5", "POST", "/diff", "/diff", [json_type, "Content-Length: 5, 5"], five, "HTTP/1.1",
+         True, 400, "malformed-request"),
+        ("whitespace before a colon", "POST", "/layout", "/layout", [json_type, "Content-Length : 5"], five,
+         "HTTP/1.1", True, 400, "malformed-request"),
+        ("Transfer-Encoding with Content-Length", "POST", "/diff", "/diff",
+         [json_type, "Transfer-Encoding: chunked", "Content-Length: 10"], b"5\r\n" + five + b"\r\n0\r\n\r\n",
+         "HTTP/1.1", True, 400, "malformed-request"),
+        ("Transfer-Encoding in HTTP/1.0", "POST", "/diff", "/diff", [json_type, "Transfer-Encoding: chunked"],
+         b"5\r\n" + five + b"\r\n0\r\n\r\n", "HTTP/1.0", True, 400, "malformed-request"),
+        ("Transfer-Encoding chunked, chunked", "POST", "/layout", "/layout",
+         [json_type, "Transfer-Encoding: chunked, chunked"], b"5\r\n" + five + b"\r\n0\r\n\r\n", "HTTP/1.1",
+         True, 400, "malformed-request"),
+        ("HTTP/1.1 without Host", "GET", "/", "/", [], b"", "HTTP/1.1", False, 400, "malformed-request"),
+        ("two Host fields", "GET", "/healthz", "/healthz", ["Host: 127.0.0.1"], b"", "HTTP/1.1", True, 400,
+         "malformed-request"),
+        ("NUL in a header", "GET", "/readyz", "/readyz", ["X-Note: a\x00b"], b"", "HTTP/1.1", True, 400,
+         "malformed-request"),
+        ("bare CR in a header", "GET", "/metrics", "/metrics", ["X-Note: a\rb"], b"", "HTTP/1.1", True, 400,
+         "malformed-request"),
+        ("obs-fold", "GET", "/openapi.yaml", "/openapi.yaml", ["X-Note: a", " b"], b"", "HTTP/1.1", True, 400,
+         "malformed-request"),
+        ("a space in the target", "GET", "/heal thz", None, [], b"", "HTTP/1.1", True, 400, "malformed-request"),
+        ("a control byte in the target", "GET", "/healthz\x01", None, [], b"", "HTTP/1.1", True, 400,
+         "malformed-request"),
+        ("unknown path and method", "DELETE", "/nope", None, ["Content-Length: abc"], b"", "HTTP/1.1", True, 400,
+         "malformed-request"),
+        ("a body over the limit", "GET", "/openapi.yaml", "/openapi.yaml", [f"Content-Length: {BODY_LIMIT + 1}"],
+         b"x" * (BODY_LIMIT + 1), "HTTP/1.1", True, 413, "content-too-large"),
+        ("chunked body", "POST", "/diff", "/diff", [json_type, "Transfer-Encoding: chunked"],
+         chunked(diff_body(items([1]), items([2]))), "HTTP/1.1", True, 411, "length-required"),
+        ("GET with an empty chunked body", "GET", "/healthz", "/healthz", ["Transfer-Encoding: chunked"],
+         b"0\r\n\r\n", "HTTP/1.1", True, 411, "length-required"),
+        ("Transfer-Encoding gzip, chunked", "POST", "/layout", "/layout",
+         [json_type, "Transfer-Encoding: gzip, chunked"], b"5\r\n" + five + b"\r\n0\r\n\r\n", "HTTP/1.1", True,
+         501, "not-implemented"),
+        ("Transfer-Encoding identity", "GET", "/metrics", "/metrics", ["Transfer-Encoding: identity"], b"",
+         "HTTP/1.1", True, 501, "not-implemented"),
+    ]
+    for name, method, target, spec_path, fields, body, version, host, status, slug in edge_cases:
+        response, connection_errors = answered_and_closed(
+            port, raw_request(method, target, *fields, body=body, version=version, host=host))
+        checker.check(f"{status} {slug} ({name}, {method} {target!r})", response, path=spec_path, method=method,
+                      status=status, problem=slug, extra=lambda r, i, errors=connection_errors: errors)
 
     # Shutdown: SIGTERM while a request is in flight. The readiness probe turns 503 on a connection opened
     # before, the in-flight request still gets its 200, and the process exits 0.
@@ -485,6 +580,23 @@ def run_checks(checker: Checker, server: Server):
         holder.close()
     finally:
         crowded.stop()
+
+    # Request timeout: a server that waits 2 s for a whole request. A client that sends a head and part of its
+    # body, then nothing, is answered 408 and closed; so is one whose head never ends. (The timings are the
+    # server's; the check only waits for the answer, with a hang guard.)
+    slow = Server(server.binary, "--max-body-bytes", str(BODY_LIMIT), "--request-timeout", "2")
+    slow.start()
+    try:
+        stalled, stalled_errors = answered_and_closed(
+            slow.port, raw_request("POST", "/diff", "Content-Type: application/json", "Content-Length: 100",
+                                   body=b'{"old": '))
+        checker.check("408 request-timeout (POST /diff, the body stops)", stalled, path="/diff", method="POST",
+                      status=408, problem="request-timeout", extra=lambda r, i: stalled_errors)
+        partial, partial_errors = answered_and_closed(slow.port, b"GET /readyz HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+        checker.check("408 request-timeout (GET /readyz, the head stops)", partial, path="/readyz", method="GET",
+                      status=408, problem="request-timeout", extra=lambda r, i: partial_errors)
+    finally:
+        slow.stop()
 
     # Coverage of the spec.
     not_over_http = {PROBLEM_PREFIX + "internal-error"}  # only on a bug: details go to the log
