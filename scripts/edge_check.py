@@ -80,8 +80,9 @@ counted separately); a 4xx that is not problem+json with `type` urn:snapdiff:pro
 413/414/431 for a request line or head over its per-connection memory), accepted when they are one
 well-formed message with `Connection: close`, and counted separately. Afterwards the server must still
 answer GET /healthz 200 and must not have exited. A connection still open 10 s after the client's half-close
-is counted in the summary, and fails the case only with `--eof-must-close` (today's server ignores the client's
-FIN and keeps every such connection until its 30 s idle timeout). Failures are grouped by kind (the smallest
+is counted in the summary, and fails the case with `--eof-must-close` (CI passes it: the server notices a client
+that ended its side while a request was awaited within a second; libmicrohttpd alone kept such connections
+until its 30 s idle timeout). Failures are grouped by kind (the smallest
 case index of each kind is shown). A failing case is printed (seed, index, repr of the bytes,
 what came back) and saved to `--save-dir` (default .build/edge-check-failures) as a .bin file to add as a
 fixed vector; `--replay FILE...` sends saved cases and prints what comes back.

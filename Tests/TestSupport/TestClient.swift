@@ -148,6 +148,19 @@ public final class TestClient: @unchecked Sendable {
         return false
     }
 
+    /// Every byte until the peer closes cleanly; throws on a reset or a timeout.
+    public func readUntilClose() throws -> [UInt8] {
+        while true {
+            var chunk = [UInt8](repeating: 0, count: 1 << 16)
+            let count = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            if count == 0 { break }
+            if count < 0 { throw errno == EAGAIN || errno == EWOULDBLOCK ? Failure.timeout : Failure.closedByPeer }
+            buffer.append(contentsOf: chunk[..<count])
+        }
+        defer { buffer = [] }
+        return buffer
+    }
+
     /// True when the peer closes cleanly (a FIN, not a reset) within the receive timeout and sends nothing else.
     public func waitForCleanClose() throws -> Bool {
         guard buffer.isEmpty else { return false }
