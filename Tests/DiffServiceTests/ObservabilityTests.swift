@@ -36,4 +36,27 @@ import Testing
             #expect(text.contains("snapdiff_http_requests_in_flight 1"), "the /metrics request itself is in flight")
         }
     }
+
+    /// Answers the HTTP layer sends itself (framing refusals, the early 413, libmicrohttpd's own 400) are counted
+    /// like the handler's.
+    @Test func theServersOwnAnswersAreCounted() throws {
+        try withService(maxBodyBytes: 1000) { service in
+            for request in [
+                "POST /diff HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n",
+                "POST /diff HTTP/1.1\r\nHost: t\r\nContent-Length: 5000\r\n\r\n",
+                "POST /diff HTTP/1.1\r\nHost: t\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\n",
+                "POST /diff HTTP/1.1\r\nHost: t\r\nContent-Length: abc\r\n\r\n",
+                "GET /healthz HTTP/1.1\r\nHost: t\r\nno colon\r\n\r\n",
+            ] {
+                let client = try service.connect()
+                try client.send(request)
+                _ = try client.readResponse()
+            }
+            let text = try service.connect().request("GET", "/metrics").text
+            #expect(text.contains(#"snapdiff_http_requests_total{route="/diff",method="POST",status="411"} 1"#), "\(text)")
+            #expect(text.contains(#"snapdiff_http_requests_total{route="/diff",method="POST",status="413"} 1"#))
+            #expect(text.contains(#"snapdiff_http_requests_total{route="/diff",method="POST",status="400"} 2"#))
+            #expect(text.contains(#"snapdiff_http_requests_total{route="other",method="other",status="400"} 1"#))
+        }
+    }
 }

@@ -45,6 +45,7 @@ import Testing
             let draining = try client.request("GET", "/readyz")
             let problem = try expectProblem(draining, .shuttingDown)
             #expect(problem["instance"] == .string("/readyz"))
+            #expect(draining.header("Retry-After") == "1")
             // Liveness is unaffected.
             #expect(try client.request("GET", "/healthz").status == 200)
         }
