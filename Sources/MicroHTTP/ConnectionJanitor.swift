@@ -49,8 +49,9 @@ final class ConnectionJanitor: Sendable {
         self.timeoutResponse = timeoutResponse
     }
 
-    /// Starts the thread. - Returns: `false` if it could not be created.
+    /// Starts the thread (again, after a ``stop()``). - Returns: `false` if it could not be created.
     func start() -> Bool {
+        state.withLock { $0.running = true }
         let box = Unmanaged.passRetained(self)
         var thread = pthread_t()
         let created = pthread_create(&thread, nil, { argument in
@@ -140,14 +141,16 @@ final class ConnectionJanitor: Sendable {
         }
     }
 
-    /// Reads and discards what is waiting; `true` once the client has closed (or the socket failed).
+    /// Reads and discards what is waiting, at most 1 MiB per tick (a client sending faster than that cannot hold
+    /// the thread); `true` once the client has closed (or the socket failed).
     private func drain(_ socket: Int32, into scratch: inout [UInt8]) -> Bool {
-        while true {
+        for _ in 0..<16 {
             let count = scratch.withUnsafeMutableBytes { recv(socket, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
             if count > 0 { continue }
             if count == 0 { return true }
             return errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR
         }
+        return false
     }
 
     /// Every how many ticks the connections waiting for (the rest of) a request are checked for a client that
@@ -175,7 +178,12 @@ final class ConnectionJanitor: Sendable {
                     guarded.cut = true
                     guarded.deadline = nil
                     guarded.closeAt = now.advanced(by: Self.closeGrace)
-                    ConnectionState.writeFinalAnswer(timeoutResponse(guarded.method, guarded.path), on: connection.socket)
+                    // The answer to a HEAD has no body; when the head has not arrived, the method is unknown and
+                    // the 408 goes out with an empty body (valid whatever the method).
+                    let response = timeoutResponse(guarded.method, guarded.path)
+                    ConnectionState.writeFinalAnswer(
+                        response, on: connection.socket,
+                        body: guarded.method == "HEAD" ? .omitted : guarded.method.isEmpty ? .empty : .whole)
                 } else if let closeAt = guarded.closeAt, closeAt <= now {
                     guarded.closeAt = nil
                     shutdown(connection.socket, Int32(SHUT_RD))

@@ -80,11 +80,10 @@ public final class HTTPServer: Sendable {
         try lifecycle.withLock { (state: inout Lifecycle) throws(HTTPServerError) in
             guard case .idle = state else { throw .alreadyStarted }
             try configuration.validate()
-            guard context.pool.isRunning, context.janitor.start() else {
-                throw .startFailed(port: configuration.port, errno: EAGAIN)
-            }
+            guard context.pool.isRunning else { throw .startFailed(port: configuration.port, errno: EAGAIN) }
             ProcessMemory.useOwnMappingsForLargeBlocks()
             let address = try SocketAddress(host: configuration.host, port: configuration.port)
+            guard context.janitor.start() else { throw .startFailed(port: configuration.port, errno: EAGAIN) }
             var flags = MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_EPOLL.rawValue | MHD_USE_ITC.rawValue
                 | MHD_ALLOW_SUSPEND_RESUME.rawValue | MHD_USE_ERROR_LOG.rawValue
             if address.isIPv6 { flags |= MHD_USE_IPv6.rawValue }
@@ -138,9 +137,9 @@ public final class HTTPServer: Sendable {
     /// flight for 500 ms, for at most `grace`, then closes the sending side of every connection left (a FIN: its
     /// client sees the end before it sends more), waits up to 500 ms for the clients to close, and stops the
     /// worker threads. A handler still running when `grace` ends is waited
-    /// for, and its response is lost. No connection is reset: what clients still send is read and discarded
-    /// until they close, for at most two seconds (a request that arrives then is not answered; its client sees
-    /// the connection closed cleanly).
+    /// for, and its response is lost. After each connection's last answer, what its client still sends is read
+    /// and discarded until it closes, for at most two seconds, so that no answer is lost to a reset; a client
+    /// that still sends after the daemon has stopped (or past those two seconds) may see one.
     ///
     /// Blocks the calling thread (call it from `main` after ``TerminationSignals/wait()``, not from
     /// a handler). A second call, concurrent or later, or a call on a never-started server returns

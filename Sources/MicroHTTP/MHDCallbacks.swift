@@ -276,7 +276,7 @@ private func readHead(
         return .YES
     }
     // No room now: wait for it with the connection suspended (the connection thread serves others meanwhile);
-    // the request deadline pauses (the admission timeout bounds the wait).
+    // the request deadline stops (the admission timeout bounds the wait) and starts again for the body.
     state.phase = .awaitingAdmission
     state.connection?.guarded.withLock { $0.deadline = nil }
     state.refusedBytes = needed

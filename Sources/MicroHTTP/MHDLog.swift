@@ -62,7 +62,8 @@ private func replaceLibraryAnswer(with refusal: HTTPServer.Refusal, context: Ser
             && CMicroHTTPD_head_received(pointer) != 0 && CMicroHTTPD_has_response(pointer) == 0
     }
     guard candidates.count == 1, let state = candidates.first else { return false }
-    state.guarded.withLock { guarded in
+    return state.guarded.withLock { guarded in
+        guard !guarded.cut, !guarded.closed else { return false }  // the janitor answered it meanwhile
         guarded.cut = true
         guarded.deadline = nil
         guarded.closeAt = ContinuousClock.now.advanced(by: ConnectionJanitor.closeGrace)
@@ -72,11 +73,11 @@ private func replaceLibraryAnswer(with refusal: HTTPServer.Refusal, context: Ser
         let method = guarded.targetSpan.flatMap { RequestHead.method(of: state.connection.pointer, targetSpan: $0) }
         guard let method, method.text == "HEAD" || !"HEAD".hasSuffix(method.text) else {
             shutdown(state.socket, Int32(SHUT_WR))
-            return
+            return true
         }
         guarded.method = method.complete ? method.text : ""
         let response = context.refusal(refusal, method: guarded.method, path: guarded.path)
-        ConnectionState.writeFinalAnswer(response, on: state.socket, withoutBody: method.text == "HEAD")
+        ConnectionState.writeFinalAnswer(response, on: state.socket, body: method.text == "HEAD" ? .omitted : .whole)
+        return true
     }
-    return true
 }

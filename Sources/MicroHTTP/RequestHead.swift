@@ -64,7 +64,7 @@ final class RequestHead {
             UInt(bitPattern: method) + UInt(strlen(method)) + 1 != targetSpan.lowerBound
                 || targetSpan.upperBound + 1 != UInt(bitPattern: version)
         {
-            head.violation = "the request line contains a NUL byte"
+            head.violation = "the request line contains a NUL byte or an extra space"
         }
         let pointer = Unmanaged.passUnretained(head).toOpaque()
         _ = MHD_get_connection_values_n(connection, .HEADER_KIND, collectField, pointer)
@@ -84,9 +84,10 @@ final class RequestHead {
     ///
     /// The head begins with the method and is `MHD_CONNECTION_INFO_REQUEST_HEADER_SIZE` bytes long; its end is
     /// the last line's text followed by two to four NULs (the overwritten line ends), and the bytes after it may
-    /// be NULs too. Counting up to four NULs gives the latest place the head can end, hence the latest place it
-    /// can begin; reading from there never touches a byte before the head, and reads the method or its end.
-    /// Reading stays within the memory page of the method's last byte. Only on libmicrohttpd 0.9.75.
+    /// be NULs too. Counting up to four NULs usually gives the latest place the head can end, hence the latest
+    /// place it can begin, so that what is read is the method or its end; an unusual head (a folded last line)
+    /// can move the start earlier, so reading stays within the memory page of the method's last byte, which is
+    /// mapped, and what is read must be a token. Only on libmicrohttpd 0.9.75.
     /// - Returns: The method, or only its last bytes when `complete` is false; `nil` when it cannot be read.
     static func method(
         of connection: OpaquePointer, targetSpan: Range<UInt>

@@ -179,6 +179,24 @@ import TestSupport
         }
     }
 
+    /// The 408 to a HEAD has no body, nor the one to a request whose head never arrived (its method unknown).
+    @Test(arguments: [
+        ("HEAD / HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n\r\n", "application/problem+json"),
+        ("HEAD / HTTP/1.1\r\nHost: x\r\n", "Content-Length: 0\r\n"),
+    ])
+    func requestTimeoutHasNoBodyWhenItMustNot(request: String, expected: String) throws {
+        var configuration = HTTPServer.Configuration()
+        configuration.requestTimeout = .seconds(1)
+        try withServer(configuration) { _, port in
+            let client = try TestClient(port: port)
+            try client.send(request)
+            let text = String(decoding: try client.readUntilClose(), as: UTF8.self)
+            #expect(text.hasPrefix("HTTP/1.1 408 "), "\(text)")
+            #expect(text.contains(expected), "\(text)")
+            #expect(text.hasSuffix("\r\n\r\n"), "a body followed: \(text)")
+        }
+    }
+
     /// The deadline restarts after each answer: a keep-alive connection serves request after request, longer
     /// in all than one timeout.
     @Test func deadlineRestartsForEachRequest() throws {
