@@ -178,12 +178,10 @@ final class ConnectionJanitor: Sendable {
                     guarded.cut = true
                     guarded.deadline = nil
                     guarded.closeAt = now.advanced(by: Self.closeGrace)
-                    // The answer to a HEAD has no body; when the head has not arrived, the method is unknown and
-                    // the 408 goes out with an empty body (valid whatever the method).
+                    // The answer to a HEAD has no body (a HEAD is recognised from its request line on).
                     let response = timeoutResponse(guarded.method, guarded.path)
                     ConnectionState.writeFinalAnswer(
-                        response, on: connection.socket,
-                        body: guarded.method == "HEAD" ? .omitted : guarded.method.isEmpty ? .empty : .whole)
+                        response, on: connection.socket, withoutBody: guarded.method == "HEAD")
                 } else if let closeAt = guarded.closeAt, closeAt <= now {
                     guarded.closeAt = nil
                     shutdown(connection.socket, Int32(SHUT_RD))

@@ -64,24 +64,12 @@ final class ConnectionState: Sendable {
     ///
     /// The message is written only when the socket's send queue is empty, so that it goes out whole: otherwise
     /// (a client that does not read) the connection is closed without an answer.
-    /// What of an answer's body is written.
-    enum Body {
-        /// The whole body.
-        case whole
-        /// None, the header block unchanged (the answer to a HEAD request).
-        case omitted
-        /// None, and `Content-Length: 0` (when the request's method is not known).
-        case empty
-    }
-
-    /// - Parameter body: What of the body is written.
-    static func writeFinalAnswer(_ response: HTTPResponse, on socket: Int32, body: Body = .whole) {
+    /// - Parameter withoutBody: The answer to a HEAD request: its header block only.
+    static func writeFinalAnswer(_ response: HTTPResponse, on socket: Int32, withoutBody: Bool = false) {
         var unsent: Int32 = 0
         if ioctl(socket, UInt(TIOCOUTQ), &unsent) == 0 && unsent == 0 {
-            var answer = response
-            if body == .empty { answer.body = [] }
-            var bytes = answer.serialized()
-            if body == .omitted { bytes.removeLast(answer.body.count) }
+            var bytes = response.serialized()
+            if withoutBody { bytes.removeLast(response.body.count) }
             _ = bytes.withUnsafeBytes { buffer in
                 send(socket, buffer.baseAddress, buffer.count, Int32(Glibc.MSG_DONTWAIT | Glibc.MSG_NOSIGNAL))
             }

@@ -107,6 +107,8 @@ func microHTTPURILog(
         guarded.idleSince = nil
         guarded.path = String(state.path)
         guarded.targetSpan = state.targetSpan
+        // Known for sure once the head is complete; until then, enough to give a 408 to a HEAD no body.
+        guarded.method = uri.map { RequestHead.isHead(target: $0) ? "HEAD" : "" } ?? ""
     }
     context.inFlightRequests.add(1, ordering: .relaxed)
     return Unmanaged.passRetained(state).toOpaque()

@@ -77,7 +77,7 @@ private func replaceLibraryAnswer(with refusal: HTTPServer.Refusal, context: Ser
         }
         guarded.method = method.complete ? method.text : ""
         let response = context.refusal(refusal, method: guarded.method, path: guarded.path)
-        ConnectionState.writeFinalAnswer(response, on: state.socket, body: method.text == "HEAD" ? .omitted : .whole)
+        ConnectionState.writeFinalAnswer(response, on: state.socket, withoutBody: method.text == "HEAD")
         return true
     }
 }

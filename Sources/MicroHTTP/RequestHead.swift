@@ -79,6 +79,19 @@ final class RequestHead {
         return head
     }
 
+    /// Whether the request line whose target starts at `target` begins with `HEAD ` (read in libmicrohttpd
+    /// 0.9.75's buffer, where the space after the method is a NUL now), before the access handler learns the
+    /// method. Reads only within the memory page of the target's first byte (a method that starts on the page
+    /// before counts as not HEAD).
+    static func isHead(target: UnsafePointer<CChar>) -> Bool {
+        let address = UInt(bitPattern: target)
+        let pageStart = address & ~(UInt(sysconf(Int32(_SC_PAGESIZE))) - 1)
+        guard layoutIsKnown, address >= pageStart + 5, let method = UnsafeRawPointer(bitPattern: address - 5) else {
+            return false
+        }
+        return UnsafeRawBufferPointer(start: method, count: 5).elementsEqual("HEAD\0".utf8)
+    }
+
     /// The method of a request whose complete head libmicrohttpd answers itself (the access handler, which
     /// receives the method, is not called then), as far as it can be read safely.
     ///
