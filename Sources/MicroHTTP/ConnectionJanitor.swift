@@ -112,9 +112,6 @@ final class ConnectionJanitor: Sendable {
         state.withLock { Array($0.connections.values) }
     }
 
-    /// The number of sockets still lingering.
-    var lingeringCount: Int { state.withLock { $0.lingering.count } }
-
     private func run() {
         var scratch = [UInt8](repeating: 0, count: 64 * 1024)
         var ticks = 0

@@ -31,14 +31,13 @@ final class ConnectionState: Sendable {
         var closed = false
         /// A request line has arrived and its head is not complete (the access handler has not been called).
         var awaitingHead = false
-        /// Since when the connection waits for a request of which nothing has been parsed yet; `nil` from a
-        /// request line to the end of its answer.
-        var idleSince: ContinuousClock.Instant?
-        /// The method and path of the request being received, when known (for the 408's log line).
+        /// The connection waits for a request of which nothing has been parsed yet; false from a request line
+        /// to the end of its answer.
+        var betweenRequests = true
+        /// The method and path of the request being received, when known (for the 408's log line); before the
+        /// head is complete the method is `HEAD` or empty (``RequestHead/isHead(target:)``).
         var method = ""
         var path = ""
-        /// Where the current request's target lay in libmicrohttpd's buffer (see ``RequestState/targetSpan``).
-        var targetSpan: Range<UInt>?
     }
 
     /// The `struct MHD_Connection *`.
@@ -53,7 +52,7 @@ final class ConnectionState: Sendable {
         self.connection = OpaqueConnection(pointer: connection)
         self.socket = socket
         self.owner = pthread_self()
-        self.guarded = Mutex(Guarded(deadline: deadline, idleSince: .now))
+        self.guarded = Mutex(Guarded(deadline: deadline))
     }
 
     /// Whether the calling thread owns the connection.

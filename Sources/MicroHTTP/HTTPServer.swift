@@ -218,7 +218,7 @@ public final class HTTPServer: Sendable {
         let now = ContinuousClock.now
         for connection in context.janitor.openConnections() {
             connection.guarded.withLock { guarded in
-                guard guarded.idleSince != nil, !guarded.cut, !guarded.closed else { return }
+                guard guarded.betweenRequests, !guarded.cut, !guarded.closed else { return }
                 guarded.cut = true
                 guarded.deadline = nil
                 guarded.closeAt = now.advanced(by: ConnectionJanitor.closeGrace)

@@ -104,9 +104,8 @@ func microHTTPURILog(
     state.connection = connectionState(of: connection)
     state.connection?.guarded.withLock { guarded in
         guarded.awaitingHead = true
-        guarded.idleSince = nil
+        guarded.betweenRequests = false
         guarded.path = String(state.path)
-        guarded.targetSpan = state.targetSpan
         // Known for sure once the head is complete; until then, enough to give a 408 to a HEAD no body.
         guarded.method = uri.map { RequestHead.isHead(target: $0) ? "HEAD" : "" } ?? ""
     }
@@ -135,9 +134,8 @@ func microHTTPRequestCompleted(
         guarded.method = ""
         guarded.path = ""
         if !guarded.cut {
-            let now = ContinuousClock.now
-            guarded.deadline = now.advanced(by: context.requestTimeout)
-            guarded.idleSince = now
+            guarded.deadline = ContinuousClock.now.advanced(by: context.requestTimeout)
+            guarded.betweenRequests = true
         }
     }
     context.inFlightRequests.subtract(1, ordering: .relaxed)

@@ -67,17 +67,9 @@ private func replaceLibraryAnswer(with refusal: HTTPServer.Refusal, context: Ser
         guarded.cut = true
         guarded.deadline = nil
         guarded.closeAt = ContinuousClock.now.advanced(by: ConnectionJanitor.closeGrace)
-        // The handler never saw the request, so its method comes from the head, perhaps only its last bytes (a
-        // mixed or bare-LF line end can hide where the head ends). The answer to a HEAD has no body: when the
-        // bytes read could be the end of "HEAD" but are not all of it, the connection closes without an answer.
-        let method = guarded.targetSpan.flatMap { RequestHead.method(of: state.connection.pointer, targetSpan: $0) }
-        guard let method, method.text == "HEAD" || !"HEAD".hasSuffix(method.text) else {
-            shutdown(state.socket, Int32(SHUT_WR))
-            return true
-        }
-        guarded.method = method.complete ? method.text : ""
+        // The handler never saw the request; its request line told whether it is a HEAD, whose answer has no body.
         let response = context.refusal(refusal, method: guarded.method, path: guarded.path)
-        ConnectionState.writeFinalAnswer(response, on: state.socket, withoutBody: method.text == "HEAD")
+        ConnectionState.writeFinalAnswer(response, on: state.socket, withoutBody: guarded.method == "HEAD")
         return true
     }
 }

@@ -92,59 +92,6 @@ final class RequestHead {
         return UnsafeRawBufferPointer(start: method, count: 5).elementsEqual("HEAD\0".utf8)
     }
 
-    /// The method of a request whose complete head libmicrohttpd answers itself (the access handler, which
-    /// receives the method, is not called then), as far as it can be read safely.
-    ///
-    /// The head begins with the method and is `MHD_CONNECTION_INFO_REQUEST_HEADER_SIZE` bytes long; its end is
-    /// the last line's text followed by two to four NULs (the overwritten line ends), and the bytes after it may
-    /// be NULs too. Counting up to four NULs usually gives the latest place the head can end, hence the latest
-    /// place it can begin, so that what is read is the method or its end; an unusual head (a folded last line)
-    /// can move the start earlier, so reading stays within the memory page of the method's last byte, which is
-    /// mapped, and what is read must be a token. Only on libmicrohttpd 0.9.75.
-    /// - Returns: The method, or only its last bytes when `complete` is false; `nil` when it cannot be read.
-    static func method(
-        of connection: OpaquePointer, targetSpan: Range<UInt>
-    ) -> (text: String, complete: Bool)? {
-        let size = UInt(CMicroHTTPD_head_size(connection))
-        guard layoutIsKnown, size > 0, let target = UnsafeRawPointer(bitPattern: targetSpan.lowerBound),
-            let version = UnsafePointer<CChar>(bitPattern: targetSpan.upperBound + 1)
-        else { return nil }
-        // The first field's name and the last line's text end (the version's, when there is no field).
-        final class Ends { var firstName = UInt(0), lastText = UInt(0) }
-        let ends = Ends()
-        _ = MHD_get_connection_values_n(connection, .HEADER_KIND, { cls, _, key, _, value, valueSize in
-            if let cls, let key, let value {
-                let ends = Unmanaged<Ends>.fromOpaque(cls).takeUnretainedValue()
-                if ends.firstName == 0 { ends.firstName = UInt(bitPattern: key) }
-                ends.lastText = UInt(bitPattern: value) + UInt(valueSize)
-            }
-            return .YES
-        }, Unmanaged.passUnretained(ends).toOpaque())
-        let versionEnd = targetSpan.upperBound + 1 + UInt(strlen(version))
-        if ends.lastText == 0 { ends.lastText = versionEnd }
-        guard let end = UnsafeRawPointer(bitPattern: ends.lastText) else { return nil }
-        var zeros = 0
-        while zeros < 4, end.load(fromByteOffset: zeros, as: UInt8.self) == 0 { zeros += 1 }
-        let headEnd = ends.lastText + UInt(zeros)
-        let methodEnd = targetSpan.lowerBound - 1
-        guard zeros >= 2, headEnd >= size, (target - 1).load(as: UInt8.self) == 0 else { return nil }
-        // Read only within the memory page of the method's last byte, which is mapped: an unusual layout (a
-        // folded line moves a name) can put the computed start before the buffer.
-        let pageStart = methodEnd & ~(UInt(sysconf(Int32(_SC_PAGESIZE))) - 1)
-        var lineStart = headEnd - size
-        guard lineStart < methodEnd else { return nil }
-        // Exactly two NULs leave no doubt about the head's end; four do when the request line ended in CR LF.
-        var complete = zeros == 2 || zeros == 4 && ends.firstName == versionEnd + 2
-        if lineStart < pageStart || methodEnd - lineStart > 32 {
-            lineStart = max(pageStart, methodEnd - min(methodEnd - pageStart, 32))
-            complete = false
-        }
-        guard lineStart < methodEnd, let first = UnsafeRawPointer(bitPattern: lineStart) else { return nil }
-        let bytes = UnsafeRawBufferPointer(start: first, count: Int(methodEnd - lineStart))
-        guard bytes.allSatisfy(isTokenCharacter) else { return nil }
-        return (String(decoding: bytes, as: UTF8.self), complete)
-    }
-
     /// `MHD_KeyValueIteratorN`: one field, in the order sent.
     private static let collectField: MHD_KeyValueIteratorN = { cls, _, key, keySize, value, valueSize in
         guard let cls, let key else { return .YES }

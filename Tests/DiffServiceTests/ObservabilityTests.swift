@@ -55,7 +55,9 @@ import Testing
             let text = try service.connect().request("GET", "/metrics").text
             #expect(text.contains(#"snapdiff_http_requests_total{route="/diff",method="POST",status="411"} 1"#), "\(text)")
             #expect(text.contains(#"snapdiff_http_requests_total{route="/diff",method="POST",status="413"} 1"#))
-            #expect(text.contains(#"snapdiff_http_requests_total{route="/diff",method="POST",status="400"} 2"#))
+            #expect(text.contains(#"snapdiff_http_requests_total{route="/diff",method="POST",status="400"} 1"#))
+            // libmicrohttpd answers a bad Content-Length before the method is known; its replacement is counted.
+            #expect(text.contains(#"snapdiff_http_requests_total{route="/diff",method="other",status="400"} 1"#))
             #expect(text.contains(#"snapdiff_http_requests_total{route="other",method="other",status="400"} 1"#))
         }
     }
