@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Compares two builds of the service in the same run (numbers in BENCHMARKS.md): rounds alternate the minimal
 # C server, snapdiff built at OLD (a commit) and snapdiff built from this working tree, each `wrk -t2 -c64` on the
-# ~10 KB /diff body, and read each snapdiff's CPU time from /proc around its round.
+# ~10 KB /diff body, and read each snapdiff's CPU time from /proc around its round. Then the ~29 MB /diff
+# (DifferenceKit's 100k recipe) end to end with curl, five times per build, alternating old and new.
 #
 #   Benchmarks/service/compare.sh OLD [seconds-per-wrk-run] [rounds]      (defaults: 5 s, 8 rounds)
 #
@@ -52,4 +53,19 @@ rows = [[float(x) for x in arg.split(",")] for arg in sys.argv[1:]]
 median = lambda xs: statistics.median(xs)
 print(f"median new / old {median([n / o for c, o, n in rows]):.3f}; "
       f"old / C {median([o / c for c, o, n in rows]):.1%}; new / C {median([n / c for c, o, n in rows]):.1%}")
+PY
+
+echo "# the ~29 MB /diff (100,000 items per snapshot) end to end with curl, alternating old and new"
+large=()
+for round in 1 2 3 4 5; do
+    o=$(curl -s -o /dev/null -w '%{time_total}' --json @"$work/large.json" http://127.0.0.1:18192/diff)
+    n=$(curl -s -o /dev/null -w '%{time_total}' --json @"$work/large.json" http://127.0.0.1:18193/diff)
+    echo "large round $round: old ${o}s | new ${n}s"
+    large+=("$o,$n")
+done
+python3 - "${large[@]}" <<'PY'
+import statistics, sys
+rows = [[float(x) for x in arg.split(",")] for arg in sys.argv[1:]]
+print(f"large: median old {statistics.median([o for o, n in rows]) * 1e3:.0f} ms, "
+      f"new {statistics.median([n for o, n in rows]) * 1e3:.0f} ms; median new / old {statistics.median([n / o for o, n in rows]):.3f}")
 PY
