@@ -37,6 +37,7 @@ enum Benchmark {
             return
         }
         printMachine(runs: runs)
+        measureSmall(runs: runs)
         for recipe in [
             Case(count: 5_000, deleted: 1_000, inserted: 1_000, shuffled: 200),
             Case(count: 100_000, deleted: 10_000, inserted: 10_000, shuffled: 2_000),
@@ -83,6 +84,35 @@ enum Benchmark {
                 print(String(format: "  ratio one section / CollectionDifference: %.4f", flat.median / swift.median))
             }
         }
+    }
+
+    /// Small diffs, the size of a typical request, where a diff's fixed costs (allocating its twenty-odd
+    /// arrays) weigh most: each run times 1,000 diffs, so its milliseconds are microseconds per diff.
+    static func measureSmall(runs: Int) {
+        let recipe = Case(count: 50, deleted: 5, inserted: 5, shuffled: 4)
+        var generator = SplitMix(seed: UInt64(recipe.count))
+        let (source, target) = makeLists(recipe, using: &generator)
+        print("\n## \(recipe.name) (N/DEL/INS/SHUF), string ids, 1,000 diffs a run (ms a run = µs a diff)")
+        var result: SectionedDifference?
+        let flat = measure(runs: runs) {
+            for _ in 0..<1_000 { result = try! SectionedDifference(from: source, to: target) }
+        }
+        report("ListDiff, one section", flat, counts: result?.counts)
+        var renderedCount = 0
+        let staged = measure(runs: runs) {
+            for _ in 0..<1_000 {
+                let difference = try! SectionedDifference(from: source, to: target)
+                renderedCount = difference.staged.reduce(0) { $0 + $1.changeCount }
+            }
+        }
+        report("ListDiff, one section + staged rendering", staged, note: "\(renderedCount) changes rendered")
+        let sequential = measure(runs: runs) {
+            for _ in 0..<1_000 {
+                let difference = try! SectionedDifference(from: source, to: target)
+                renderedCount = difference.sequential.count
+            }
+        }
+        report("ListDiff, one section + sequential rendering", sequential, note: "\(renderedCount) operations")
     }
 
     /// DifferenceKit's recipe with deterministic UUID-like ids.

@@ -74,7 +74,7 @@ extension Matching {
         guard let (sourceSectionTarget, targetSectionSource) = matchSections(source: source, target: target) else {
             return nil
         }
-        var sectionChanged = [Bool](filledWith: false, count: target.count)
+        var sectionChanged = [Bool](repeating: false, count: target.count)
         for (index, sourceIndex) in targetSectionSource.enumerated() where sourceIndex != -1 {
             sectionChanged[index] = !target[index].isContentEqual(to: source[sourceIndex])
         }
@@ -101,9 +101,9 @@ extension Matching {
         sourceSectionStart.append(flat)
 
         // Target elements.
-        var sourceElementTarget = [Int](filledWith: -1, count: sourceCount)
-        var targetElementSource = [Int](filledWith: -1, count: targetCount)
-        var elementChanged = [Bool](filledWith: false, count: targetCount)
+        var sourceElementTarget = [Int](repeating: -1, count: sourceCount)
+        var targetElementSource = [Int](repeating: -1, count: targetCount)
+        var elementChanged = [Bool](repeating: false, count: targetCount)
         var targetSectionStart = [Int]()
         targetSectionStart.reserveCapacity(target.count + 1)
         var targetElementSection = [Int]()
@@ -156,8 +156,8 @@ extension Matching {
     static func matchSections<Section: DifferentiableSection>(
         source: [Section], target: [Section]
     ) -> (sourceSectionTarget: [Int], targetSectionSource: [Int])? {
-        var sourceSectionTarget = [Int](filledWith: -1, count: source.count)
-        var targetSectionSource = [Int](filledWith: -1, count: target.count)
+        var sourceSectionTarget = [Int](repeating: -1, count: source.count)
+        var targetSectionSource = [Int](repeating: -1, count: target.count)
         if source.count <= linearSectionLimit && target.count <= linearSectionLimit {
             for i in source.indices {
                 for j in 0 ..< i where source[j].differenceIdentifier == source[i].differenceIdentifier { return nil }

@@ -59,7 +59,7 @@ extension SectionedDifference {
         guard !arrivals.isEmpty else { return }
         let survivors = m.sourceSectionTarget.count - counts.sectionDeleted
         let layout = SlotLayout(base: 0, memberCount: survivors, arrivalAnchors: anchors)
-        var occupied = [Bool](filledWith: false, count: layout.end)
+        var occupied = [Bool](repeating: false, count: layout.end)
         for slot in layout.memberSlots { occupied[slot] = true }
         var tree = OccupancyTree(occupied: occupied)
         for (arrival, section) in arrivals.enumerated() {
@@ -80,9 +80,9 @@ extension SectionedDifference {
         guard counts.elementMoved > 0 else { return }
         let m = matching
         // One slot line for all surviving sections, in final order.
-        var sectionBase = [Int](filledWith: 0, count: m.targetSectionSource.count)
-        var memberSlot = [Int](filledWith: -1, count: m.sourceElementCount)
-        var arrivalSlot = [Int](filledWith: -1, count: m.targetElementCount)
+        var sectionBase = [Int](repeating: 0, count: m.targetSectionSource.count)
+        var memberSlot = [Int](repeating: -1, count: m.sourceElementCount)
+        var arrivalSlot = [Int](repeating: -1, count: m.targetElementCount)
         var occupied: [Bool] = []
         var anchors: [Int] = []
         var arrivals: [Int] = []

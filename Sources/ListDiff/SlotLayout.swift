@@ -21,9 +21,9 @@ struct SlotLayout {
     ///   - arrivalAnchors: For each arrival in final order, the member it follows, or -1 for the head.
     /// - Complexity: O(members + arrivals).
     init(base: Int, memberCount: Int, arrivalAnchors: [Int]) {
-        var runLength = [Int](filledWith: 0, count: memberCount + 1)
+        var runLength = [Int](repeating: 0, count: memberCount + 1)
         for anchor in arrivalAnchors { runLength[anchor + 1] += 1 }
-        var runStart = [Int](filledWith: 0, count: memberCount + 1)
+        var runStart = [Int](repeating: 0, count: memberCount + 1)
         var slot = base
         runStart[0] = slot
         slot += runLength[0]
