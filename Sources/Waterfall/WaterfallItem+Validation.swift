@@ -4,8 +4,9 @@ extension WaterfallItem {
     /// - Parameter index: The item's position among the items given, recorded in each violation.
     public func violations(index: Int) -> [WaterfallViolation] {
         var violations: [WaterfallViolation] = []
-        func check(_ valid: Bool, _ field: ItemSizeField, _ allowed: WaterfallViolation.Allowed) {
-            if !valid { violations.append(WaterfallViolation(.item(index: index, field), allowed: allowed)) }
+        // (What is allowed is built only for an invalid value: most items are valid.)
+        func check(_ valid: Bool, _ field: ItemSizeField, _ allowed: @autoclosure () -> WaterfallViolation.Allowed) {
+            if !valid { violations.append(WaterfallViolation(.item(index: index, field), allowed: allowed())) }
         }
         switch size {
         case .aspectRatio(let ratio):
