@@ -11,6 +11,30 @@ struct BenchItem: Differentiable, Hashable, Sendable {
     func isContentEqual(to source: BenchItem) -> Bool { content == source.content }
 }
 
+/// A ``BenchItem`` whose id is also numbered, as the service's parser numbers ids: the matching indexes an
+/// array instead of hashing strings.
+struct NumberedBenchItem: IdentityNumbered, Hashable, Sendable {
+    var item: BenchItem
+    var identityNumber: Int
+
+    var differenceIdentifier: String { item.id }
+    func isContentEqual(to source: NumberedBenchItem) -> Bool { item.isContentEqual(to: source.item) }
+
+    /// Both lists with their ids numbered in order of first appearance, source first.
+    static func numbered(_ source: [BenchItem], _ target: [BenchItem]) -> ([NumberedBenchItem], [NumberedBenchItem]) {
+        var numbers: [String: Int] = [:]
+        func number(_ items: [BenchItem]) -> [NumberedBenchItem] {
+            items.map { item in
+                let number = numbers[item.id] ?? numbers.count
+                numbers[item.id] = number
+                return NumberedBenchItem(item: item, identityNumber: number)
+            }
+        }
+        let numberedSource = number(source)
+        return (numberedSource, number(target))
+    }
+}
+
 /// The benchmark driver.
 enum Benchmark {
     struct Case {
@@ -49,6 +73,10 @@ enum Benchmark {
             var result: SectionedDifference?
             let flat = measure(runs: runs) { result = try! SectionedDifference(from: source, to: target) }
             report("ListDiff, one section", flat, counts: result?.counts)
+
+            let (numberedSource, numberedTarget) = NumberedBenchItem.numbered(source, target)
+            let numbered = measure(runs: runs) { result = try! SectionedDifference(from: numberedSource, to: numberedTarget) }
+            report("ListDiff, one section, numbered ids", numbered, counts: result?.counts)
 
             let (sourceSections, targetSections) = makeSections(recipe, count: 10, using: &generator)
             let sectioned = measure(runs: runs) {
@@ -98,6 +126,11 @@ enum Benchmark {
             for _ in 0..<1_000 { result = try! SectionedDifference(from: source, to: target) }
         }
         report("ListDiff, one section", flat, counts: result?.counts)
+        let (numberedSource, numberedTarget) = NumberedBenchItem.numbered(source, target)
+        let numbered = measure(runs: runs) {
+            for _ in 0..<1_000 { result = try! SectionedDifference(from: numberedSource, to: numberedTarget) }
+        }
+        report("ListDiff, one section, numbered ids", numbered, counts: result?.counts)
         var renderedCount = 0
         let staged = measure(runs: runs) {
             for _ in 0..<1_000 {
