@@ -19,8 +19,10 @@ let package = Package(
     ],
     targets: [
         // Pure engines: standard library only.
-        .target(name: "ListDiff"),
-        .target(name: "Waterfall"),
+        // Their _checkInvariants() methods check every table they build in debug builds (as swift-collections'
+        // COLLECTIONS_INTERNAL_CHECKS does); release builds compile them to nothing.
+        .target(name: "ListDiff", swiftSettings: [.define("LISTDIFF_INTERNAL_CHECKS", .when(configuration: .debug))]),
+        .target(name: "Waterfall", swiftSettings: [.define("WATERFALL_INTERNAL_CHECKS", .when(configuration: .debug))]),
 
         // libmicrohttpd (apt libmicrohttpd-dev) and its one Swift owner.
         .systemLibrary(

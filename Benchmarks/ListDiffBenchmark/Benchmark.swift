@@ -11,6 +11,30 @@ struct BenchItem: Differentiable, Hashable, Sendable {
     func isContentEqual(to source: BenchItem) -> Bool { content == source.content }
 }
 
+/// A ``BenchItem`` whose id is also numbered, as the service's parser numbers ids: the matching indexes an
+/// array instead of hashing strings.
+struct NumberedBenchItem: IdentityNumbered, Hashable, Sendable {
+    var item: BenchItem
+    var identityNumber: Int
+
+    var differenceIdentifier: String { item.id }
+    func isContentEqual(to source: NumberedBenchItem) -> Bool { item.isContentEqual(to: source.item) }
+
+    /// Both lists with their ids numbered in order of first appearance, source first.
+    static func numbered(_ source: [BenchItem], _ target: [BenchItem]) -> ([NumberedBenchItem], [NumberedBenchItem]) {
+        var numbers: [String: Int] = [:]
+        func number(_ items: [BenchItem]) -> [NumberedBenchItem] {
+            items.map { item in
+                let number = numbers[item.id] ?? numbers.count
+                numbers[item.id] = number
+                return NumberedBenchItem(item: item, identityNumber: number)
+            }
+        }
+        let numberedSource = number(source)
+        return (numberedSource, number(target))
+    }
+}
+
 /// The benchmark driver.
 enum Benchmark {
     struct Case {
@@ -37,6 +61,7 @@ enum Benchmark {
             return
         }
         printMachine(runs: runs)
+        measureSmall(runs: runs)
         for recipe in [
             Case(count: 5_000, deleted: 1_000, inserted: 1_000, shuffled: 200),
             Case(count: 100_000, deleted: 10_000, inserted: 10_000, shuffled: 2_000),
@@ -48,6 +73,10 @@ enum Benchmark {
             var result: SectionedDifference?
             let flat = measure(runs: runs) { result = try! SectionedDifference(from: source, to: target) }
             report("ListDiff, one section", flat, counts: result?.counts)
+
+            let (numberedSource, numberedTarget) = NumberedBenchItem.numbered(source, target)
+            let numbered = measure(runs: runs) { result = try! SectionedDifference(from: numberedSource, to: numberedTarget) }
+            report("ListDiff, one section, numbered ids", numbered, counts: result?.counts)
 
             let (sourceSections, targetSections) = makeSections(recipe, count: 10, using: &generator)
             let sectioned = measure(runs: runs) {
@@ -83,6 +112,40 @@ enum Benchmark {
                 print(String(format: "  ratio one section / CollectionDifference: %.4f", flat.median / swift.median))
             }
         }
+    }
+
+    /// Small diffs, the size of a typical request, where a diff's fixed costs (allocating its twenty-odd
+    /// arrays) weigh most: each run times 1,000 diffs, so its milliseconds are microseconds per diff.
+    static func measureSmall(runs: Int) {
+        let recipe = Case(count: 50, deleted: 5, inserted: 5, shuffled: 4)
+        var generator = SplitMix(seed: UInt64(recipe.count))
+        let (source, target) = makeLists(recipe, using: &generator)
+        print("\n## \(recipe.name) (N/DEL/INS/SHUF), string ids, 1,000 diffs a run (ms a run = µs a diff)")
+        var result: SectionedDifference?
+        let flat = measure(runs: runs) {
+            for _ in 0..<1_000 { result = try! SectionedDifference(from: source, to: target) }
+        }
+        report("ListDiff, one section", flat, counts: result?.counts)
+        let (numberedSource, numberedTarget) = NumberedBenchItem.numbered(source, target)
+        let numbered = measure(runs: runs) {
+            for _ in 0..<1_000 { result = try! SectionedDifference(from: numberedSource, to: numberedTarget) }
+        }
+        report("ListDiff, one section, numbered ids", numbered, counts: result?.counts)
+        var renderedCount = 0
+        let staged = measure(runs: runs) {
+            for _ in 0..<1_000 {
+                let difference = try! SectionedDifference(from: source, to: target)
+                renderedCount = difference.staged.reduce(0) { $0 + $1.changeCount }
+            }
+        }
+        report("ListDiff, one section + staged rendering", staged, note: "\(renderedCount) changes rendered")
+        let sequential = measure(runs: runs) {
+            for _ in 0..<1_000 {
+                let difference = try! SectionedDifference(from: source, to: target)
+                renderedCount = difference.sequential.count
+            }
+        }
+        report("ListDiff, one section + sequential rendering", sequential, note: "\(renderedCount) operations")
     }
 
     /// DifferenceKit's recipe with deterministic UUID-like ids.

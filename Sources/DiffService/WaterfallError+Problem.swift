@@ -26,8 +26,22 @@ extension WaterfallError {
                 detail: "The \(strategy.rawValue) strategy lays out a whole section at once, so it cannot be paged or continued; use shortestColumn or roundRobin, or send every item without \(path).")
             problem.errors = [Problem.FieldError(path: path, message: "not supported by \(strategy.rawValue)")]
             return problem
-        case .malformedContinuation(let reason):
-            return CursorCodec.Failure.malformed(reason).problem(path: cursor)
+        case .malformedContinuation(let defect):
+            return CursorCodec.Failure.malformed(defect.phrase).problem(path: cursor)
+        }
+    }
+}
+
+extension ContinuationDefect {
+    /// What a client is told a malformed cursor lacks, in parentheses after `malformed`.
+    var phrase: String {
+        switch self {
+        case .unknownVersion: "unknown version"
+        case .truncated: "truncated"
+        case .integerTooLong: "integer too long"
+        case .integerOutOfRange: "integer out of range"
+        case .columnCountOutOfRange: "column count out of range"
+        case .trailingBytes: "trailing bytes"
         }
     }
 }

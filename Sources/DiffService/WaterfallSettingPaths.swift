@@ -47,7 +47,8 @@ extension ItemSizeField {
 }
 
 extension FieldErrors {
-    /// Records the engine's violations under the paths the request wrote them at.
+    /// Records the engine's violations under the paths the request wrote them at, each with its English
+    /// (``WaterfallViolation/Allowed/message``).
     ///
     /// - Parameters:
     ///   - violations: The violations.
@@ -56,8 +57,8 @@ extension FieldErrors {
     mutating func add(_ violations: [WaterfallViolation], paths: WaterfallSettingPaths, item: (Int) -> String) {
         for violation in violations {
             switch violation.subject {
-            case .setting(let setting): add(paths.path(of: setting), violation.reason)
-            case .item(let index, let field): add(member(field.memberName, of: item(index)), violation.reason)
+            case .setting(let setting): add(paths.path(of: setting), violation.allowed.message)
+            case .item(let index, let field): add(member(field.memberName, of: item(index)), violation.allowed.message)
             }
         }
     }

@@ -8,20 +8,24 @@ protocol ElementTable {
     associatedtype Element
 
     /// Records the source element `elements[index]`, whose flat index is `flat`, unless an element with its
-    /// identity is recorded; returns what was recorded before, or ``unclaimed``.
-    mutating func claimSource(_ elements: [Element], _ index: Int, flat: Int) -> Int
+    /// identity is recorded; returns what was recorded before (``Claim/unclaimed`` the first time).
+    mutating func claimSource(_ elements: [Element], _ index: Int, flat: Int) -> Claim
 
-    /// Looks up the target element `elements[index]`, whose flat index is `flat`: returns the flat index of
-    /// the source element with its identity, or what an earlier target element with its identity recorded
-    /// (`-2 - flat`), or ``unclaimed`` (and records it); and whether that source element is known to have the
-    /// same contents without comparing them (see ``IdentityNumbered/contentNumber``).
-    mutating func claimTarget(_ elements: [Element], _ index: Int, flat: Int) -> (found: Int, sameContent: Bool)
+    /// Looks up the target element `elements[index]`, whose flat index is `flat`: returns the source element
+    /// with its identity, or the earlier target element with its identity, or ``Claim/unclaimed`` (and records
+    /// it); and whether that source element is known to have the same contents without comparing them (see
+    /// ``IdentityNumbered/contentNumber``).
+    mutating func claimTarget(_ elements: [Element], _ index: Int, flat: Int) -> (found: Claim, sameContent: Bool)
+
+    /// Traps unless the table holds what matching `sourceCount` source and `targetCount` target elements
+    /// without a repeated id leaves: see ``SectionedDifference/_checkInvariants()``.
+    func _checkInvariants(sourceCount: Int, targetCount: Int)
 }
 
 /// Identities hashed into a dictionary: works for every ``Differentiable`` element.
 @usableFromInline
 struct HashedElementTable<Element: Differentiable>: ElementTable {
-    @usableFromInline var storage: [Element.DifferenceIdentifier: Int]
+    @usableFromInline var storage: [Element.DifferenceIdentifier: ClaimSlot]
 
     /// A table sized for the larger of two snapshots.
     @inlinable
@@ -31,13 +35,13 @@ struct HashedElementTable<Element: Differentiable>: ElementTable {
     }
 
     @inlinable @inline(__always)
-    mutating func claimSource(_ elements: [Element], _ index: Int, flat: Int) -> Int {
-        ListDiff.claim(&storage[elements[index].differenceIdentifier, default: unclaimed], flat)
+    mutating func claimSource(_ elements: [Element], _ index: Int, flat: Int) -> Claim {
+        storage[elements[index].differenceIdentifier, default: ClaimSlot(.unclaimed)].claim(.source(flat))
     }
 
     @inlinable @inline(__always)
-    mutating func claimTarget(_ elements: [Element], _ index: Int, flat: Int) -> (found: Int, sameContent: Bool) {
-        (ListDiff.claim(&storage[elements[index].differenceIdentifier, default: unclaimed], -2 - flat), false)
+    mutating func claimTarget(_ elements: [Element], _ index: Int, flat: Int) -> (found: Claim, sameContent: Bool) {
+        (storage[elements[index].differenceIdentifier, default: ClaimSlot(.unclaimed)].claim(.target(flat)), false)
     }
 }
 
@@ -56,7 +60,7 @@ struct NumberedElementTable<Element: IdentityNumbered>: ElementTable {
         }
     }
 
-    @usableFromInline var slots: [Int]
+    @usableFromInline var slots: [ClaimSlot]
     /// The numbers of each source and target element, by flat index.
     @usableFromInline let source: [Numbers], target: [Numbers]
 
@@ -85,20 +89,21 @@ struct NumberedElementTable<Element: IdentityNumbered>: ElementTable {
         guard let sourceNumbers = numbers(source), let targetNumbers = numbers(target) else { return nil }
         let largest = max(sourceNumbers.largest, targetNumbers.largest)
         guard largest < 4 * (sourceNumbers.numbers.count + targetNumbers.numbers.count) + 64 else { return nil }
-        slots = [Int](filledWith: unclaimed, count: largest + 1)
+        slots = [ClaimSlot](repeating: ClaimSlot(.unclaimed), count: largest + 1)
         self.source = sourceNumbers.numbers
         self.target = targetNumbers.numbers
     }
 
     @inlinable @inline(__always)
-    mutating func claimSource(_ elements: [Element], _ index: Int, flat: Int) -> Int {
-        ListDiff.claim(&slots[source[flat].identity], flat)
+    mutating func claimSource(_ elements: [Element], _ index: Int, flat: Int) -> Claim {
+        slots[source[flat].identity].claim(.source(flat))
     }
 
     @inlinable @inline(__always)
-    mutating func claimTarget(_ elements: [Element], _ index: Int, flat: Int) -> (found: Int, sameContent: Bool) {
+    mutating func claimTarget(_ elements: [Element], _ index: Int, flat: Int) -> (found: Claim, sameContent: Bool) {
         let numbers = target[flat]
-        let found = ListDiff.claim(&slots[numbers.identity], -2 - flat)
-        return (found, found >= 0 && numbers.content >= 0 && numbers.content == source[found].content)
+        let found = slots[numbers.identity].claim(.target(flat))
+        guard case .source(let sourceFlat) = found else { return (found, false) }
+        return (found, numbers.content >= 0 && numbers.content == source[sourceFlat].content)
     }
 }

@@ -6,10 +6,10 @@
 /// compiled once rather than specialised for every identifier type.
 @usableFromInline
 struct Matching: Sendable {
-    /// For each source section, the index of the target section with its id, or -1.
-    @usableFromInline var sourceSectionTarget: [Int]
-    /// For each target section, the index of the source section with its id, or -1.
-    @usableFromInline var targetSectionSource: [Int]
+    /// For each source section, the index of the target section with its id, if any.
+    @usableFromInline var sourceSectionTarget: [OptionalIndex]
+    /// For each target section, the index of the source section with its id, if any.
+    @usableFromInline var targetSectionSource: [OptionalIndex]
     /// For each target section with a source, whether its own content changed.
     @usableFromInline var sectionChanged: [Bool]
 
@@ -22,19 +22,19 @@ struct Matching: Sendable {
     /// The section of each target element.
     @usableFromInline var targetElementSection: [Int]
 
-    /// For each source element, the flat index of the target element with its id, or -1.
-    @usableFromInline var sourceElementTarget: [Int]
-    /// For each target element, the flat index of the source element with its id, or -1.
-    @usableFromInline var targetElementSource: [Int]
+    /// For each source element, the flat index of the target element with its id, if any.
+    @usableFromInline var sourceElementTarget: [OptionalIndex]
+    /// For each target element, the flat index of the source element with its id, if any.
+    @usableFromInline var targetElementSource: [OptionalIndex]
     /// For each target element with a source, whether its content changed.
     @usableFromInline var elementChanged: [Bool]
 
     @usableFromInline
     init(
-        sourceSectionTarget: [Int], targetSectionSource: [Int], sectionChanged: [Bool],
+        sourceSectionTarget: [OptionalIndex], targetSectionSource: [OptionalIndex], sectionChanged: [Bool],
         sourceSectionStart: [Int], targetSectionStart: [Int],
         sourceElementSection: [Int], targetElementSection: [Int],
-        sourceElementTarget: [Int], targetElementSource: [Int], elementChanged: [Bool]
+        sourceElementTarget: [OptionalIndex], targetElementSource: [OptionalIndex], elementChanged: [Bool]
     ) {
         self.sourceSectionTarget = sourceSectionTarget
         self.targetSectionSource = targetSectionSource
@@ -55,8 +55,8 @@ struct Matching: Sendable {
 extension Matching {
     /// Matches two snapshots by identity, or returns `nil` as soon as either repeats an id.
     ///
-    /// One find-or-insert in `table` per element: source elements are recorded with their flat index; a target
-    /// element either finds its source element, or is recorded with a negative marker so that its repetition is
+    /// One find-or-insert in `table` per element: source elements are recorded (``Claim/source(_:)``); a target
+    /// element either finds its source element, or is recorded (``Claim/target(_:)``) so that its repetition is
     /// noticed.
     ///
     /// It is inlinable so that it is specialised for the caller's identifier types: hashing through
@@ -74,8 +74,9 @@ extension Matching {
         guard let (sourceSectionTarget, targetSectionSource) = matchSections(source: source, target: target) else {
             return nil
         }
-        var sectionChanged = [Bool](filledWith: false, count: target.count)
-        for (index, sourceIndex) in targetSectionSource.enumerated() where sourceIndex != -1 {
+        var sectionChanged = [Bool](repeating: false, count: target.count)
+        for (index, sourceIndex) in targetSectionSource.enumerated() {
+            guard let sourceIndex = sourceIndex.index else { continue }
             sectionChanged[index] = !target[index].isContentEqual(to: source[sourceIndex])
         }
 
@@ -91,9 +92,7 @@ extension Matching {
         for (section, elements) in sourceElements.enumerated() {
             sourceSectionStart.append(flat)
             for index in elements.indices {
-                guard table.claimSource(elements, index, flat: flat) == unclaimed else {
-                    return nil
-                }
+                guard case .unclaimed = table.claimSource(elements, index, flat: flat) else { return nil }
                 sourceElementSection.append(section)
                 flat += 1
             }
@@ -101,9 +100,9 @@ extension Matching {
         sourceSectionStart.append(flat)
 
         // Target elements.
-        var sourceElementTarget = [Int](filledWith: -1, count: sourceCount)
-        var targetElementSource = [Int](filledWith: -1, count: targetCount)
-        var elementChanged = [Bool](filledWith: false, count: targetCount)
+        var sourceElementTarget = [OptionalIndex](repeating: .absent, count: sourceCount)
+        var targetElementSource = [OptionalIndex](repeating: .absent, count: targetCount)
+        var elementChanged = [Bool](repeating: false, count: targetCount)
         var targetSectionStart = [Int]()
         targetSectionStart.reserveCapacity(target.count + 1)
         var targetElementSection = [Int]()
@@ -113,20 +112,23 @@ extension Matching {
             targetSectionStart.append(flat)
             for index in elements.indices {
                 let (found, sameContent) = table.claimTarget(elements, index, flat: flat)
-                if found >= 0 {
-                    guard sourceElementTarget[found] == -1 else { return nil }
-                    sourceElementTarget[found] = flat
-                    targetElementSource[flat] = found
-                    let sourceSection = sourceElementSection[found]
-                    let oldIndex = found - sourceSectionStart[sourceSection]
+                switch found {
+                case .unclaimed:
+                    break
+                case .target:  // an earlier target element has the id
+                    return nil
+                case .source(let sourceFlat):
+                    guard sourceElementTarget[sourceFlat].isAbsent else { return nil }
+                    sourceElementTarget[sourceFlat] = OptionalIndex(flat)
+                    targetElementSource[flat] = OptionalIndex(sourceFlat)
+                    let sourceSection = sourceElementSection[sourceFlat]
+                    let oldIndex = sourceFlat - sourceSectionStart[sourceSection]
                     assert(
                         elements[index].differenceIdentifier == sourceElements[sourceSection][oldIndex].differenceIdentifier,
                         "the table matched different ids")
                     if !sameContent {  // (else unchanged, known by content numbers)
                         elementChanged[flat] = !elements[index].isContentEqual(to: sourceElements[sourceSection][oldIndex])
                     }
-                } else if found != unclaimed {
-                    return nil
                 }
                 targetElementSection.append(section)
                 flat += 1
@@ -134,6 +136,9 @@ extension Matching {
         }
         targetSectionStart.append(flat)
 
+        #if LISTDIFF_INTERNAL_CHECKS
+            table._checkInvariants(sourceCount: sourceCount, targetCount: targetCount)
+        #endif
         return Matching(
             sourceSectionTarget: sourceSectionTarget, targetSectionSource: targetSectionSource,
             sectionChanged: sectionChanged,
@@ -145,8 +150,8 @@ extension Matching {
 }
 
 extension Matching {
-    /// Matches sections by identity: for each source section the index of the target section with its id (or
-    /// -1), and the reverse; `nil` when either snapshot repeats a section id.
+    /// Matches sections by identity: for each source section the index of the target section with its id (if
+    /// any), and the reverse; `nil` when either snapshot repeats a section id.
     ///
     /// Snapshots have few sections: up to ``linearSectionLimit`` on both sides, comparing every pair costs less
     /// than hashing every id.
@@ -155,9 +160,9 @@ extension Matching {
     @inlinable
     static func matchSections<Section: DifferentiableSection>(
         source: [Section], target: [Section]
-    ) -> (sourceSectionTarget: [Int], targetSectionSource: [Int])? {
-        var sourceSectionTarget = [Int](filledWith: -1, count: source.count)
-        var targetSectionSource = [Int](filledWith: -1, count: target.count)
+    ) -> (sourceSectionTarget: [OptionalIndex], targetSectionSource: [OptionalIndex])? {
+        var sourceSectionTarget = [OptionalIndex](repeating: .absent, count: source.count)
+        var targetSectionSource = [OptionalIndex](repeating: .absent, count: target.count)
         if source.count <= linearSectionLimit && target.count <= linearSectionLimit {
             for i in source.indices {
                 for j in 0 ..< i where source[j].differenceIdentifier == source[i].differenceIdentifier { return nil }
@@ -166,8 +171,8 @@ extension Matching {
                 let id = target[i].differenceIdentifier
                 for j in 0 ..< i where target[j].differenceIdentifier == id { return nil }
                 if let sourceIndex = source.firstIndex(where: { $0.differenceIdentifier == id }) {
-                    sourceSectionTarget[sourceIndex] = i
-                    targetSectionSource[i] = sourceIndex
+                    sourceSectionTarget[sourceIndex] = OptionalIndex(i)
+                    targetSectionSource[i] = OptionalIndex(sourceIndex)
                 }
             }
             return (sourceSectionTarget, targetSectionSource)
@@ -182,8 +187,8 @@ extension Matching {
             let id = section.differenceIdentifier
             guard targetSectionIDs.insert(id).inserted else { return nil }
             if let sourceIndex = sourceSectionIndex[id] {
-                sourceSectionTarget[sourceIndex] = index
-                targetSectionSource[index] = sourceIndex
+                sourceSectionTarget[sourceIndex] = OptionalIndex(index)
+                targetSectionSource[index] = OptionalIndex(sourceIndex)
             }
         }
         return (sourceSectionTarget, targetSectionSource)
@@ -192,17 +197,4 @@ extension Matching {
     /// The most sections on either side for which ``matchSections(source:target:)`` compares every pair.
     @inlinable
     static var linearSectionLimit: Int { 8 }
-}
-
-/// The dictionary value of an id not seen before.
-@usableFromInline
-let unclaimed = Int.min
-
-/// Stores `value` in `slot` when the slot is unclaimed and returns what the slot held before, so that a
-/// find-or-insert costs one lookup (through `Dictionary.subscript(_:default:)`'s in-place accessor).
-@inlinable @inline(__always)
-func claim(_ slot: inout Int, _ value: Int) -> Int {
-    let previous = slot
-    if previous == unclaimed { slot = value }
-    return previous
 }

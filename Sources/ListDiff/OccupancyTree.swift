@@ -10,13 +10,14 @@ struct OccupancyTree {
     ///
     /// - Complexity: O(n).
     init(occupied: [Bool]) {
-        tree = [Int](filledWith: 0, count: occupied.count + 1)
+        tree = [Int](repeating: 0, count: occupied.count + 1)
         for (slot, isOccupied) in occupied.enumerated() {
             let node = slot + 1
             tree[node] += isOccupied ? 1 : 0
             let parent = node + (node & -node)
             if parent < tree.count { tree[parent] += tree[node] }
         }
+        _checkInvariants()
     }
 
     /// The number of occupied slots in `0..<slot`.
@@ -42,4 +43,21 @@ struct OccupancyTree {
             node += node & -node
         }
     }
+
+    #if LISTDIFF_INTERNAL_CHECKS
+        /// Traps unless every slot is occupied at most once: the tree's counts are those of a line of 0s and 1s.
+        ///
+        /// - Complexity: O(n log n).
+        func _checkInvariants() {
+            precondition(tree.first == 0, "the unused root holds \(tree[0])")
+            for slot in 0..<(tree.count - 1) {
+                let count = occupied(before: slot + 1) - occupied(before: slot)
+                precondition(count == 0 || count == 1, "slot \(slot) occupied \(count) times")
+            }
+        }
+    #else
+        /// Does nothing unless `LISTDIFF_INTERNAL_CHECKS` is defined.
+        @inline(__always)
+        func _checkInvariants() {}
+    #endif
 }

@@ -9,32 +9,32 @@ extension SectionedDifference {
         var counts = ChangeCounts()
 
         // Sections: deletions and the index of each survivor after them.
-        var sourceSectionCompact = [Int](filledWith: -1, count: m.sourceSectionTarget.count)
+        var sourceSectionCompact = [OptionalIndex](repeating: .absent, count: m.sourceSectionTarget.count)
         var survivingSections = 0
         for (section, target) in m.sourceSectionTarget.enumerated() {
-            if target == -1 {
+            if target.isAbsent {
                 counts.sectionDeleted += 1
             } else {
-                sourceSectionCompact[section] = survivingSections
+                sourceSectionCompact[section] = OptionalIndex(survivingSections)
                 survivingSections += 1
             }
         }
 
         // Sections: the kept order among survivors; the others move.
-        var sectionMoved = [Bool](filledWith: false, count: m.targetSectionSource.count)
+        var sectionMoved = [Bool](repeating: false, count: m.targetSectionSource.count)
         var matchedSections: [Int] = [], sectionValues: [Int] = [], sectionPreferred: [Bool] = []
         matchedSections.reserveCapacity(m.targetSectionSource.count)
         sectionValues.reserveCapacity(m.targetSectionSource.count)
         sectionPreferred.reserveCapacity(m.targetSectionSource.count)
         for (section, source) in m.targetSectionSource.enumerated() {
-            if source == -1 {
+            guard let source = source.index else {
                 counts.sectionInserted += 1
                 continue
             }
             if m.sectionChanged[section] { counts.sectionUpdated += 1 }
             matchedSections.append(section)
             sectionValues.append(source)
-            sectionPreferred.append(sourceSectionCompact[source] == section)
+            sectionPreferred.append(sourceSectionCompact[source] == OptionalIndex(section))
         }
         let keptSections = preferredLongestIncreasingSubsequence(
             of: sectionValues, domain: m.sourceSectionTarget.count, preferred: sectionPreferred)
@@ -45,14 +45,15 @@ extension SectionedDifference {
 
         // Source elements: deleted when gone, or when their target lies in an inserted section. Survivors
         // are numbered within their section in the order they keep until the moves.
-        var sourceElementCompact = [Int](filledWith: -1, count: m.sourceElementCount)
+        var sourceElementCompact = [OptionalIndex](repeating: .absent, count: m.sourceElementCount)
         for section in m.sourceSectionTarget.indices {
-            let sectionSurvives = m.sourceSectionTarget[section] != -1
+            let sectionSurvives = m.sourceSectionTarget[section].index != nil
             var compact = 0
             for element in m.sourceSectionStart[section]..<m.sourceSectionStart[section + 1] {
-                let target = m.sourceElementTarget[element]
-                if target != -1 && m.targetSectionSource[m.targetElementSection[target]] != -1 {
-                    sourceElementCompact[element] = compact
+                if let target = m.sourceElementTarget[element].index,
+                    m.targetSectionSource[m.targetElementSection[target]].index != nil
+                {
+                    sourceElementCompact[element] = OptionalIndex(compact)
                     compact += 1
                 } else if sectionSurvives {
                     counts.elementDeleted += 1
@@ -62,8 +63,8 @@ extension SectionedDifference {
 
         // Target elements: insertions, stays (the preferred longest increasing subsequence of old positions
         // within a surviving section) and moves.
-        var elementFate = [ElementFate](filledWith: .coveredBySectionInsert, count: m.targetElementCount)
-        var elementUpdated = [Bool](filledWith: false, count: m.targetElementCount)
+        var elementFate = [ElementFate](repeating: .coveredBySectionInsert, count: m.targetElementCount)
+        var elementUpdated = [Bool](repeating: false, count: m.targetElementCount)
         // Reused for every section, sized once for the largest (growing them costs more than filling them).
         var candidates: [Int] = [], values: [Int] = [], preferred: [Bool] = []
         var largestSection = 0
@@ -74,15 +75,15 @@ extension SectionedDifference {
         values.reserveCapacity(largestSection)
         preferred.reserveCapacity(largestSection)
         for section in m.targetSectionSource.indices {
-            let sourceSection = m.targetSectionSource[section]
-            guard sourceSection != -1 else { continue }
+            guard let sourceSection = m.targetSectionSource[section].index else { continue }
             let start = m.targetSectionStart[section]
             candidates.removeAll(keepingCapacity: true)
             values.removeAll(keepingCapacity: true)
             preferred.removeAll(keepingCapacity: true)
             for element in start..<m.targetSectionStart[section + 1] {
-                let source = m.targetElementSource[element]
-                guard source != -1, m.sourceSectionTarget[m.sourceElementSection[source]] != -1 else {
+                guard let source = m.targetElementSource[element].index,
+                    m.sourceSectionTarget[m.sourceElementSection[source]].index != nil
+                else {
                     elementFate[element] = .inserted
                     counts.elementInserted += 1
                     continue
@@ -94,7 +95,7 @@ extension SectionedDifference {
                 if m.sourceElementSection[source] == sourceSection {
                     candidates.append(element)
                     values.append(source - m.sourceSectionStart[sourceSection])
-                    preferred.append(sourceElementCompact[source] == element - start)
+                    preferred.append(sourceElementCompact[source] == OptionalIndex(element - start))
                 } else {
                     elementFate[element] = .moved
                     counts.elementMoved += 1
@@ -122,6 +123,7 @@ extension SectionedDifference {
         self.elementUpdated = elementUpdated
         self.counts = counts
         self.droppedDuplicates = dropped
+        _checkInvariants()
     }
 
     /// The path of a target element in the target snapshot.

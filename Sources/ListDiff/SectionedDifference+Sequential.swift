@@ -13,19 +13,19 @@ extension SectionedDifference {
         var operations: [SequentialChange] = []
         operations.reserveCapacity(counts.total)
 
-        for section in m.sourceSectionTarget.indices.reversed() where m.sourceSectionTarget[section] == -1 {
+        for section in m.sourceSectionTarget.indices.reversed() where m.sourceSectionTarget[section].isAbsent {
             operations.append(.removeSection(section))
         }
-        for section in m.sourceSectionTarget.indices where sourceSectionCompact[section] != -1 {
+        for section in m.sourceSectionTarget.indices {
+            guard let compactSection = sourceSectionCompact[section].index else { continue }
             let start = m.sourceSectionStart[section]
             for element in (start..<m.sourceSectionStart[section + 1]).reversed()
-            where sourceElementCompact[element] == -1 {
-                operations.append(
-                    .removeElement(ElementPath(element: element - start, section: sourceSectionCompact[section])))
+            where sourceElementCompact[element].isAbsent {
+                operations.append(.removeElement(ElementPath(element: element - start, section: compactSection)))
             }
         }
         appendSectionMoves(to: &operations)
-        for (section, source) in m.targetSectionSource.enumerated() where source == -1 {
+        for (section, source) in m.targetSectionSource.enumerated() where source.isAbsent {
             operations.append(.insertSection(section))
         }
         appendElementMoves(to: &operations)
@@ -35,7 +35,7 @@ extension SectionedDifference {
         for element in 0..<m.targetElementCount where elementUpdated[element] {
             operations.append(.updateElement(targetPath(element)))
         }
-        for (section, source) in m.targetSectionSource.enumerated() where source != -1 && m.sectionChanged[section] {
+        for (section, source) in m.targetSectionSource.enumerated() where source.index != nil && m.sectionChanged[section] {
             operations.append(.updateSection(section))
         }
         return operations
@@ -48,22 +48,23 @@ extension SectionedDifference {
         var arrivals: [Int] = []
         var anchors: [Int] = []
         var anchor = -1
-        for (section, source) in m.targetSectionSource.enumerated() where source != -1 {
+        for (section, source) in m.targetSectionSource.enumerated() {
+            guard let source = source.index else { continue }
             if sectionMoved[section] {
                 arrivals.append(section)
                 anchors.append(anchor)
             } else {
-                anchor = sourceSectionCompact[source]
+                anchor = sourceSectionCompact[source].present
             }
         }
         guard !arrivals.isEmpty else { return }
         let survivors = m.sourceSectionTarget.count - counts.sectionDeleted
         let layout = SlotLayout(base: 0, memberCount: survivors, arrivalAnchors: anchors)
-        var occupied = [Bool](filledWith: false, count: layout.end)
+        var occupied = [Bool](repeating: false, count: layout.end)
         for slot in layout.memberSlots { occupied[slot] = true }
         var tree = OccupancyTree(occupied: occupied)
         for (arrival, section) in arrivals.enumerated() {
-            let oldSlot = layout.memberSlots[sourceSectionCompact[m.targetSectionSource[section]]]
+            let oldSlot = layout.memberSlots[sourceSectionCompact[m.targetSectionSource[section].present].present]
             let from = tree.occupied(before: oldSlot)
             tree.add(-1, at: oldSlot)
             let newSlot = layout.arrivalSlots[arrival]
@@ -71,6 +72,7 @@ extension SectionedDifference {
             tree.add(1, at: newSlot)
             operations.append(.moveSection(Move(source: from, target: to)))
         }
+        tree._checkInvariants()
     }
 
     /// Appends the element moves, after the section insertions: every surviving section then stands at its
@@ -80,18 +82,19 @@ extension SectionedDifference {
         guard counts.elementMoved > 0 else { return }
         let m = matching
         // One slot line for all surviving sections, in final order.
-        var sectionBase = [Int](filledWith: 0, count: m.targetSectionSource.count)
-        var memberSlot = [Int](filledWith: -1, count: m.sourceElementCount)
-        var arrivalSlot = [Int](filledWith: -1, count: m.targetElementCount)
+        var sectionBase = [Int](repeating: 0, count: m.targetSectionSource.count)
+        var memberSlot = [Int](repeating: -1, count: m.sourceElementCount)
+        var arrivalSlot = [Int](repeating: -1, count: m.targetElementCount)
         var occupied: [Bool] = []
         var anchors: [Int] = []
         var arrivals: [Int] = []
         var members: [Int] = []
-        for (section, sourceSection) in m.targetSectionSource.enumerated() where sourceSection != -1 {
+        for (section, sourceSection) in m.targetSectionSource.enumerated() {
+            guard let sourceSection = sourceSection.index else { continue }
             sectionBase[section] = occupied.count
             members.removeAll(keepingCapacity: true)
             for element in m.sourceSectionStart[sourceSection]..<m.sourceSectionStart[sourceSection + 1]
-            where sourceElementCompact[element] != -1 {
+            where sourceElementCompact[element].index != nil {
                 members.append(element)
             }
             anchors.removeAll(keepingCapacity: true)
@@ -100,7 +103,7 @@ extension SectionedDifference {
             for element in m.targetSectionStart[section]..<m.targetSectionStart[section + 1] {
                 switch elementFate[element] {
                 case .stays:
-                    anchor = sourceElementCompact[m.targetElementSource[element]]
+                    anchor = sourceElementCompact[m.targetElementSource[element].present].present
                 case .moved:
                     arrivals.append(element)
                     anchors.append(anchor)
@@ -119,8 +122,8 @@ extension SectionedDifference {
 
         var tree = OccupancyTree(occupied: occupied)
         for element in 0..<m.targetElementCount where elementFate[element] == .moved {
-            let source = m.targetElementSource[element]
-            let fromSection = m.sourceSectionTarget[m.sourceElementSection[source]]
+            let source = m.targetElementSource[element].present
+            let fromSection = m.sourceSectionTarget[m.sourceElementSection[source]].present
             let oldSlot = memberSlot[source]
             let from = tree.occupied(before: oldSlot) - tree.occupied(before: sectionBase[fromSection])
             tree.add(-1, at: oldSlot)
@@ -134,5 +137,6 @@ extension SectionedDifference {
                         source: ElementPath(element: from, section: fromSection),
                         target: ElementPath(element: to, section: toSection))))
         }
+        tree._checkInvariants()
     }
 }

@@ -23,16 +23,16 @@ extension SectionedDifference {
         // Stage 1: element updates at source paths.
         // Stage 2: section deletions and element deletions at source positions.
         for section in m.sourceSectionTarget.indices {
-            guard m.sourceSectionTarget[section] != -1 else {
+            guard m.sourceSectionTarget[section].index != nil else {
                 deletions.sectionDeleted.append(section)
                 continue
             }
             let start = m.sourceSectionStart[section]
             for element in start..<m.sourceSectionStart[section + 1] {
                 let path = ElementPath(element: element - start, section: section)
-                if sourceElementCompact[element] == -1 {
+                if sourceElementCompact[element].isAbsent {
                     deletions.elementDeleted.append(path)
-                } else if elementUpdated[m.sourceElementTarget[element]] {
+                } else if elementUpdated[m.sourceElementTarget[element].present] {
                     updates.elementUpdated.append(path)
                 }
             }
@@ -41,12 +41,12 @@ extension SectionedDifference {
         // Stage 3: section insertions at final indices; moves from the index after deletions.
         // Stage 5: section updates at final indices.
         for (section, source) in m.targetSectionSource.enumerated() {
-            if source == -1 {
+            guard let source = source.index else {
                 sectionChanges.sectionInserted.append(section)
                 continue
             }
             if sectionMoved[section] {
-                sectionChanges.sectionMoved.append(Move(source: sourceSectionCompact[source], target: section))
+                sectionChanges.sectionMoved.append(Move(source: sourceSectionCompact[source].present, target: section))
             }
             if m.sectionChanged[section] { sectionUpdates.sectionUpdated.append(section) }
         }
@@ -60,10 +60,10 @@ extension SectionedDifference {
             case .inserted:
                 elementChanges.elementInserted.append(targetPath(element))
             case .moved:
-                let source = m.targetElementSource[element]
+                let source = m.targetElementSource[element].present
                 let from = ElementPath(
-                    element: sourceElementCompact[source],
-                    section: m.sourceSectionTarget[m.sourceElementSection[source]])
+                    element: sourceElementCompact[source].present,
+                    section: m.sourceSectionTarget[m.sourceElementSection[source]].present)
                 elementChanges.elementMoved.append(Move(source: from, target: targetPath(element)))
             }
         }

@@ -23,10 +23,10 @@ public struct SectionedDifference: Sendable {
     let matching: Matching
     /// Per target section: moved (out of the kept order of sections).
     let sectionMoved: [Bool]
-    /// Per source section: index after the section deletions, or -1 when deleted.
-    let sourceSectionCompact: [Int]
-    /// Per source element: index within its section after the element deletions, or -1 when deleted.
-    let sourceElementCompact: [Int]
+    /// Per source section: its index after the section deletions; absent when deleted.
+    let sourceSectionCompact: [OptionalIndex]
+    /// Per source element: its index within its section after the element deletions; absent when deleted.
+    let sourceElementCompact: [OptionalIndex]
     /// Per target element: what became of it.
     let elementFate: [ElementFate]
     /// Per target element: whether an update is reported for it.

@@ -21,9 +21,9 @@ struct SlotLayout {
     ///   - arrivalAnchors: For each arrival in final order, the member it follows, or -1 for the head.
     /// - Complexity: O(members + arrivals).
     init(base: Int, memberCount: Int, arrivalAnchors: [Int]) {
-        var runLength = [Int](filledWith: 0, count: memberCount + 1)
+        var runLength = [Int](repeating: 0, count: memberCount + 1)
         for anchor in arrivalAnchors { runLength[anchor + 1] += 1 }
-        var runStart = [Int](filledWith: 0, count: memberCount + 1)
+        var runStart = [Int](repeating: 0, count: memberCount + 1)
         var slot = base
         runStart[0] = slot
         slot += runLength[0]
@@ -40,5 +40,33 @@ struct SlotLayout {
             arrivalSlots.append(runStart[anchor + 1])
             runStart[anchor + 1] += 1
         }
+        _checkInvariants(base: base, arrivalAnchors: arrivalAnchors)
     }
+
+    #if LISTDIFF_INTERNAL_CHECKS
+        /// Traps unless the members' and arrivals' slots fill `base..<end`, each slot once, in order, and each
+        /// arrival lies between its anchor's slot and the next member's.
+        ///
+        /// - Complexity: O(members + arrivals).
+        func _checkInvariants(base: Int, arrivalAnchors: [Int]) {
+            precondition(arrivalSlots.count == arrivalAnchors.count, "arrival slots are not one per arrival")
+            precondition(memberSlots.count + arrivalSlots.count == end - base, "slots left empty")
+            var used = [Bool](repeating: false, count: end - base)
+            for slot in memberSlots + arrivalSlots {
+                precondition(slot >= base && slot < end && !used[slot - base], "slot \(slot) out of the list or used twice")
+                used[slot - base] = true
+            }
+            precondition(zip(memberSlots, memberSlots.dropFirst()).allSatisfy(<), "members out of order")
+            precondition(zip(arrivalSlots, arrivalSlots.dropFirst()).allSatisfy(<), "arrivals out of order")
+            for (slot, anchor) in zip(arrivalSlots, arrivalAnchors) {
+                let after = anchor < 0 ? base - 1 : memberSlots[anchor]
+                let before = anchor + 1 < memberSlots.count ? memberSlots[anchor + 1] : end
+                precondition(after < slot && slot < before, "arrival slot \(slot) away from its anchor \(anchor)")
+            }
+        }
+    #else
+        /// Does nothing unless `LISTDIFF_INTERNAL_CHECKS` is defined.
+        @inline(__always)
+        func _checkInvariants(base: Int, arrivalAnchors: [Int]) {}
+    #endif
 }

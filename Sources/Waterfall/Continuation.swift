@@ -36,21 +36,21 @@ public struct Continuation: Hashable, Sendable {
     /// Reads the binary form.
     ///
     /// - Parameter bytes: What ``bytes`` produced.
-    /// - Throws: ``WaterfallError/malformedContinuation(reason:)`` for another version, a truncated or
+    /// - Throws: ``WaterfallError/malformedContinuation(_:)`` for another version, a truncated or
     ///   overlong form, or values out of range.
     public init(bytes: [UInt8]) throws(WaterfallError) {
-        guard bytes.first == Self.version else { throw .malformedContinuation(reason: "unknown version") }
-        guard bytes.count >= 9 else { throw .malformedContinuation(reason: "truncated") }
+        guard bytes.first == Self.version else { throw .malformedContinuation(.unknownVersion) }
+        guard bytes.count >= 9 else { throw .malformedContinuation(.truncated) }
         var fingerprint: UInt64 = 0
         for index in 0..<8 { fingerprint |= UInt64(bytes[1 + index]) << UInt64(8 * index) }
         var reader = VarintReader(bytes: bytes, position: 9)
         let nextIndex = try reader.next(limit: 1 << 40)
         let nextColumn = try reader.next(limit: UInt64(WaterfallGeometry.maximumColumnCount - 1))
         let count = try reader.next(limit: UInt64(WaterfallGeometry.maximumColumnCount))
-        guard count >= 1, nextColumn < count else { throw .malformedContinuation(reason: "column count out of range") }
+        guard count >= 1, nextColumn < count else { throw .malformedContinuation(.columnCountOutOfRange) }
         var heights: [Int] = []
         for _ in 0..<count { heights.append(try reader.next(limit: 1 << 52)) }
-        guard reader.isAtEnd else { throw .malformedContinuation(reason: "trailing bytes") }
+        guard reader.isAtEnd else { throw .malformedContinuation(.trailingBytes) }
         self.init(fingerprint: fingerprint, nextIndex: nextIndex, nextColumn: nextColumn, columnHeights: heights)
     }
 }
@@ -74,15 +74,15 @@ private struct VarintReader {
         var value: UInt64 = 0
         var shift: UInt64 = 0
         while true {
-            guard position < bytes.count else { throw .malformedContinuation(reason: "truncated") }
+            guard position < bytes.count else { throw .malformedContinuation(.truncated) }
             let byte = bytes[position]
             position += 1
-            guard shift < 63 else { throw .malformedContinuation(reason: "integer too long") }
+            guard shift < 63 else { throw .malformedContinuation(.integerTooLong) }
             value |= UInt64(byte & 0x7F) << shift
             if byte & 0x80 == 0 { break }
             shift += 7
         }
-        guard value <= limit else { throw .malformedContinuation(reason: "integer out of range") }
+        guard value <= limit else { throw .malformedContinuation(.integerOutOfRange) }
         return Int(value)
     }
 }

@@ -105,7 +105,27 @@ public struct ExactDecimal: Hashable, Sendable, Comparable, CustomStringConverti
         self.significand = significand
         self.storedExponent = Int32(exponent)
         self.isNegative = isNegative
+        _checkInvariants()
     }
+
+    #if WATERFALL_INTERNAL_CHECKS
+        /// Traps unless the number is in its one normal form: at most ``maximumDigits`` digits without trailing
+        /// zeros, the exponent within ±``maximumExponent``, and zero as 0 × 10^0 without a sign (so that `==`
+        /// and hashing, which compare the stored values, are the numbers' equality).
+        func _checkInvariants() {
+            precondition(significand < Self.powersOfTen[Self.maximumDigits], "more than \(Self.maximumDigits) digits")
+            precondition(abs(exponent) <= Self.maximumExponent, "exponent \(exponent) out of range")
+            if significand == 0 {
+                precondition(exponent == 0 && !isNegative, "zero not normal")
+            } else {
+                precondition(significand % 10 != 0, "trailing zeros")
+            }
+        }
+    #else
+        /// Does nothing unless `WATERFALL_INTERNAL_CHECKS` is defined.
+        @inline(__always)
+        func _checkInvariants() {}
+    #endif
 
     /// Whether the number is zero.
     public var isZero: Bool { significand == 0 }

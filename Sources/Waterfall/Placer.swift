@@ -52,11 +52,13 @@ struct Placer {
         let nextIndex = firstIndex + placed.count
         let bottoms = nextY.map { $0 == geometry.top ? $0 : $0 - geometry.itemSpacing }
         let contentHeight = (nextIndex == 0 ? geometry.top : bottoms.max()!) + geometry.bottom
-        return WaterfallPage(
+        let page = WaterfallPage(
             geometry: geometry, items: placed, columnItems: columnItems, columnHeights: bottoms,
             contentHeight: contentHeight,
             continuation: appendStable
                 ? Continuation(fingerprint: geometry.fingerprint, nextIndex: nextIndex, nextColumn: turn, columnHeights: nextY)
                 : nil)
+        page._checkInvariants()
+        return page
     }
 }

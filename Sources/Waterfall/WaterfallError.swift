@@ -9,6 +9,6 @@ public enum WaterfallError: Error, Hashable, Sendable {
     case strategyNotAppendStable(LayoutStrategy)
     /// A page size was given with a strategy that lays out whole sections.
     case pagingNotSupported(LayoutStrategy)
-    /// The continuation's bytes are not a continuation of this version.
-    case malformedContinuation(reason: String)
+    /// The continuation's bytes are not a continuation of this version, for the reason given.
+    case malformedContinuation(ContinuationDefect)
 }

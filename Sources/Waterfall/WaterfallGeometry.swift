@@ -59,7 +59,7 @@ public struct WaterfallGeometry: Hashable, Sendable {
     init(_ settings: WaterfallSettings, violations: inout [WaterfallViolation]) {
         self.settings = settings
         let validScale = Self.scaleRange.contains(settings.scale)
-        if !validScale { violations.append(WaterfallViolation(.setting(.scale), "must be a number from 0.25 to 8")) }
+        if !validScale { violations.append(WaterfallViolation(.setting(.scale), allowed: .number(in: Self.scaleRange))) }
         let scale = validScale ? settings.scale : 1
         func pixels(
             _ value: ExactDecimal, _ setting: WaterfallSetting, positive: Bool = false,
@@ -69,7 +69,7 @@ public struct WaterfallGeometry: Hashable, Sendable {
                 violations.append(
                     WaterfallViolation(
                         .setting(setting),
-                        positive ? "must be a number above 0 and at most 100000" : "must be a number from 0 to 100000"))
+                        allowed: positive ? .positiveNumber(atMost: Self.maximumLength) : .number(in: 0...Self.maximumLength)))
                 return positive ? 1 : 0
             }
             return ExactDecimal.quotient(value, times: scale, rounding: rule)
@@ -82,21 +82,21 @@ public struct WaterfallGeometry: Hashable, Sendable {
         bottom = pixels(settings.insets.bottom, .insetBottom)
         trailing = pixels(settings.insets.trailing, .insetTrailing)
         let available = containerWidth - leading - trailing
-        let countReason = "must be an integer from 1 to \(Self.maximumColumnCount)"
+        let countRange = 1...Self.maximumColumnCount
 
         switch settings.columns {
         case .count(let count):
-            if (1...Self.maximumColumnCount).contains(count) {
+            if countRange.contains(count) {
                 columnCount = count
             } else {
-                violations.append(WaterfallViolation(.setting(.columnCount), countReason))
+                violations.append(WaterfallViolation(.setting(.columnCount), allowed: .integer(in: countRange)))
                 columnCount = 1
             }
         case .minimumWidth(let width, let maximumCount):
             let minimum = pixels(width, .minimumColumnWidth, positive: true)
             var maximum = maximumCount ?? Self.maximumColumnCount
-            if !(1...Self.maximumColumnCount).contains(maximum) {
-                violations.append(WaterfallViolation(.setting(.maximumColumnCount), countReason))
+            if !countRange.contains(maximum) {
+                violations.append(WaterfallViolation(.setting(.maximumColumnCount), allowed: .integer(in: countRange)))
                 maximum = Self.maximumColumnCount
             }
             let fitting = (available + columnSpacing) / max(1, minimum + columnSpacing)
@@ -107,9 +107,7 @@ public struct WaterfallGeometry: Hashable, Sendable {
             let remaining = available - (columnCount - 1) * columnSpacing
             violations.append(
                 WaterfallViolation(
-                    .setting(.columns),
-                    "\(columnCount) column\(columnCount == 1 ? "" : "s") leave no positive width: \(remaining) pixels remain after spacing and insets"
-                ))
+                    .setting(.columns), allowed: .positiveColumnWidth(columnCount: columnCount, remainingPixels: remaining)))
         }
         columnWidth = max(1, width)
     }

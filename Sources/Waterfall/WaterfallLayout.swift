@@ -90,7 +90,7 @@ public enum WaterfallLayout {
 
     private static func pageSizeViolations(_ pageSize: Int?) -> [WaterfallViolation] {
         guard let pageSize, pageSize < 1 else { return [] }
-        return [WaterfallViolation(.setting(.pageSize), "must be an integer of at least 1")]
+        return [WaterfallViolation(.setting(.pageSize), allowed: .integerAtLeast(1))]
     }
 
     /// The seed's split generalised to n columns: an item goes to column ⌊n · before ÷ total⌋, capped.

@@ -1,4 +1,7 @@
 /// One value out of its allowed range: which value, and what is allowed.
+///
+/// Both are typed values, named without reference to any wire format: the service writes where the client put
+/// the value and the English.
 public struct WaterfallViolation: Hashable, Sendable {
     /// Where a violation is.
     public enum Subject: Hashable, Sendable {
@@ -10,12 +13,16 @@ public struct WaterfallViolation: Hashable, Sendable {
 
     /// The offending value.
     public var subject: Subject
-    /// What is allowed, as a phrase (`must be a number from 0.25 to 8`).
-    public var reason: String
+    /// What is allowed.
+    public var allowed: Allowed
 
     /// Creates a violation.
-    public init(_ subject: Subject, _ reason: String) {
+    ///
+    /// - Parameters:
+    ///   - subject: The offending value.
+    ///   - allowed: What is allowed.
+    public init(_ subject: Subject, allowed: Allowed) {
         self.subject = subject
-        self.reason = reason
+        self.allowed = allowed
     }
 }

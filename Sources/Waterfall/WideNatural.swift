@@ -10,7 +10,20 @@ struct WideNatural: Comparable {
 
     private mutating func trim() {
         while limbs.last == 0 { limbs.removeLast() }
+        _checkInvariants()
     }
+
+    #if WATERFALL_INTERNAL_CHECKS
+        /// Traps unless the number has no leading zero limb (so that zero has no limbs, and comparing limb
+        /// counts compares magnitudes).
+        func _checkInvariants() {
+            precondition(limbs.last != 0, "a leading zero limb")
+        }
+    #else
+        /// Does nothing unless `WATERFALL_INTERNAL_CHECKS` is defined.
+        @inline(__always)
+        func _checkInvariants() {}
+    #endif
 
     var isZero: Bool { limbs.isEmpty }
 

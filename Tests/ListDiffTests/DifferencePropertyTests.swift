@@ -2,10 +2,13 @@ import ListDiff
 import PropertyBased
 import Testing
 
+/// Every difference made here also checks its tables (``SectionedDifference/_checkInvariants()``, which debug
+/// builds compile in), so a broken table fails a test even where the renderings happen to come out right.
 @Suite struct DifferencePropertyTests {
     @Test func stagesApplyAsUIKitBatchesAndReproduceTheTarget() async throws {
         await propertyCheck(count: 1500, input: SnapshotPair.generator()) { pair in
             let difference = try SectionedDifference(from: pair.source, to: pair.target)
+            difference._checkInvariants()
             var simulator = BatchUpdateSimulator(source: pair.source, target: pair.target)
             try simulator.apply(difference.staged)
             #expect(simulator.sections == pair.target, "\(pair)")
@@ -15,6 +18,7 @@ import Testing
     @Test func sequentialOperationsReproduceTheTarget() async throws {
         await propertyCheck(count: 1500, input: SnapshotPair.generator()) { pair in
             let difference = try SectionedDifference(from: pair.source, to: pair.target)
+            difference._checkInvariants()
             var applier = SequentialApplier(source: pair.source, target: pair.target)
             try applier.apply(difference.sequential)
             #expect(applier.sections == pair.target, "\(pair)")
@@ -25,6 +29,7 @@ import Testing
         await propertyCheck(count: 150, input: SnapshotPair.generator(maxSections: 12, maxItems: 60, maxEdits: 80)) {
             pair in
             let difference = try SectionedDifference(from: pair.source, to: pair.target)
+            difference._checkInvariants()
             var simulator = BatchUpdateSimulator(source: pair.source, target: pair.target)
             try simulator.apply(difference.staged)
             #expect(simulator.sections == pair.target)
@@ -38,6 +43,7 @@ import Testing
         await propertyCheck(count: 500, input: SnapshotPair.generator()) { pair in
             for snapshot in [pair.source, pair.target] {
                 let difference = try SectionedDifference(from: snapshot, to: snapshot)
+                difference._checkInvariants()
                 #expect(difference.isEmpty)
                 #expect(difference.staged.isEmpty)
                 #expect(difference.sequential.isEmpty)
@@ -48,6 +54,7 @@ import Testing
     @Test func moveCountsEqualTheBruteForceMinimum() async throws {
         await propertyCheck(count: 1500, input: SnapshotPair.generator()) { pair in
             let difference = try SectionedDifference(from: pair.source, to: pair.target)
+            difference._checkInvariants()
             let stages = difference.staged
             let elementMoves = stages.flatMap(\.elementMoved)
             let sectionMoves = stages.flatMap(\.sectionMoved)
@@ -67,6 +74,7 @@ import Testing
     @Test func countsAgreeWithBothRenderings() async throws {
         await propertyCheck(count: 500, input: SnapshotPair.generator()) { pair in
             let difference = try SectionedDifference(from: pair.source, to: pair.target)
+            difference._checkInvariants()
             let stages = difference.staged
             let counts = difference.counts
             #expect(stages.flatMap(\.sectionDeleted).count == counts.sectionDeleted)
@@ -85,6 +93,7 @@ import Testing
             let source = Array(Set(old)).sorted().shuffled()
             let target = Array(Set(new)).sorted().shuffled()
             let difference = try SectionedDifference(from: source, to: target)
+            difference._checkInvariants()
             var simulator = BatchUpdateSimulator(
                 source: [TestSection(model: Header(id: 0), elements: source.map { Item(id: $0) })],
                 target: [TestSection(model: Header(id: 0), elements: target.map { Item(id: $0) })])

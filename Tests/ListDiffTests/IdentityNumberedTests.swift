@@ -45,8 +45,10 @@ private func numbered(
     return (converted, convert(target))
 }
 
-/// The same difference, whichever way elements were matched.
+/// The same difference, whichever way elements were matched; each checks its tables first.
 private func expectSameDifference(_ hashed: SectionedDifference, _ numbered: SectionedDifference) {
+    hashed._checkInvariants()
+    numbered._checkInvariants()
     #expect(numbered.staged == hashed.staged)
     #expect(numbered.sequential == hashed.sequential)
     #expect(numbered.counts == hashed.counts)

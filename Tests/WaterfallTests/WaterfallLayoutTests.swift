@@ -111,10 +111,16 @@ private func columns(_ page: WaterfallPage) -> [Int?] { page.items.map(\.column)
 
     @Test func malformedContinuationBytesAreRefused() throws {
         let bytes = try #require(try WaterfallLayout.layout(fixed([10]), settings: twoColumns).continuation?.bytes)
-        #expect(throws: WaterfallError.self) { try Continuation(bytes: [] ) }
-        #expect(throws: WaterfallError.self) { try Continuation(bytes: [2] + bytes.dropFirst()) }
-        #expect(throws: WaterfallError.self) { try Continuation(bytes: Array(bytes.dropLast())) }
-        #expect(throws: WaterfallError.self) { try Continuation(bytes: bytes + [0]) }
+        let cases: [([UInt8], ContinuationDefect)] = [
+            ([], .unknownVersion), ([2] + bytes.dropFirst(), .unknownVersion), (Array(bytes.prefix(5)), .truncated),
+            (Array(bytes.dropLast()), .truncated), (bytes + [0], .trailingBytes),
+            (Array(bytes.prefix(9)) + [0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80], .integerTooLong),
+            (Array(bytes.prefix(9)) + [0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x01], .integerOutOfRange),
+            (Array(bytes.prefix(9)) + [1, 0, 0], .columnCountOutOfRange),
+        ]
+        for (malformed, defect) in cases {
+            #expect(throws: WaterfallError.malformedContinuation(defect)) { try Continuation(bytes: malformed) }
+        }
         #expect(try Continuation(bytes: bytes).nextIndex == 1)
     }
 
@@ -169,8 +175,8 @@ private func columns(_ page: WaterfallPage) -> [Int?] { page.items.map(\.column)
     }
 
     @Test func columnsWithoutWidthAreRefused() {
-        let reason = "4 columns leave no positive width: \(100 - 3 * 40) pixels remain after spacing and insets"
-        #expect(throws: WaterfallError.invalidValues([WaterfallViolation(.setting(.columns), reason)])) {
+        let allowed = WaterfallViolation.Allowed.positiveColumnWidth(columnCount: 4, remainingPixels: 100 - 3 * 40)
+        #expect(throws: WaterfallError.invalidValues([WaterfallViolation(.setting(.columns), allowed: allowed)])) {
             try WaterfallGeometry(WaterfallSettings(containerWidth: 100, columns: .count(4), columnSpacing: 40))
         }
     }

@@ -28,6 +28,8 @@ private let settingsGenerator = zip(
         direction: mirrored ? .rightToLeft : .leftToRight)
 }
 
+/// Every page laid out here also checks its tables (``WaterfallPage/_checkInvariants()``, which debug builds
+/// compile in), so a broken table fails a test even where the frames happen to pass the checks below.
 @Suite struct WaterfallPropertyTests {
     @Test(arguments: LayoutStrategy.allCases)
     func everyItemIsPlacedOnceWithoutOverlaps(strategy: LayoutStrategy) async throws {
@@ -35,6 +37,7 @@ private let settingsGenerator = zip(
             var settings = base
             settings.strategy = strategy
             let page = try WaterfallLayout.layout(items, settings: settings)
+            page._checkInvariants()
             #expect(page.items.map(\.index) == Array(items.indices))
             let inColumns = page.columnItems.flatMap { $0 }.sorted()
             #expect(inColumns == items.indices.filter { !items[$0].isFullWidth })
@@ -57,6 +60,7 @@ private let settingsGenerator = zip(
     @Test func shortestColumnPutsEachItemInTheShortestColumnAtItsTurn() async throws {
         await propertyCheck(count: 300, input: itemGenerator.array(of: 0...60), settingsGenerator) { items, settings in
             let page = try WaterfallLayout.layout(items, settings: settings)
+            page._checkInvariants()
             let geometry = page.geometry
             var nextY = Array(repeating: geometry.top, count: geometry.columnCount)
             for placed in page.items {
@@ -77,6 +81,7 @@ private let settingsGenerator = zip(
     @Test func columnHeightsStayWithinTheTallestItemPlusSpacing() async throws {
         await propertyCheck(count: 300, input: itemGenerator.array(of: 1...60), settingsGenerator) { items, settings in
             let page = try WaterfallLayout.layout(items, settings: settings)
+            page._checkInvariants()
             let heights = try #require(page.continuation?.columnHeights)
             let tallest = page.items.filter { $0.column != nil }.map(\.frame.height).max() ?? 0
             #expect(heights.max()! - heights.min()! <= tallest + page.geometry.itemSpacing)
@@ -91,6 +96,7 @@ private let settingsGenerator = zip(
             var settings = base
             settings.strategy = strategy
             let whole = try WaterfallLayout.layout(items, settings: settings)
+            whole._checkInvariants()
             var pages: [PlacedItem] = []
             var continuation: Continuation?
             var rest = items[...]
@@ -99,6 +105,7 @@ private let settingsGenerator = zip(
                 let resumed = try continuation.map { c throws(WaterfallError) in try Continuation(bytes: c.bytes) }
                 #expect(resumed == continuation)
                 let page = try WaterfallLayout.layout(Array(rest), settings: settings, after: resumed, pageSize: pageSize)
+                page._checkInvariants()
                 pages += page.items
                 continuation = page.continuation
                 rest = rest.dropFirst(page.items.count)
@@ -120,6 +127,7 @@ private let settingsGenerator = zip(
             let settings = WaterfallSettings(
                 containerWidth: 400, columns: .count(columns), itemSpacing: ExactDecimal(spacing), strategy: .balanced)
             let page = try WaterfallLayout.layout(items, settings: settings)
+            page._checkInvariants()
             let tallest = page.columnHeights.max()!
             #expect(tallest == bruteForceTallest(heights, columns: columns, spacing: spacing))
             // Order-keeping: each column holds a contiguous run, columns in order.
