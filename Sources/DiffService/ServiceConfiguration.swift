@@ -128,7 +128,7 @@ public struct ServiceConfiguration: Sendable {
     }
 
     /// The HTTP layer's configuration; the answers it sends itself come from `service`.
-    func http(budget: MemoryBudget, service: DiffService) -> HTTPServer.Configuration {
+    func http(budget: MemoryBudget, service: ServiceRouter) -> HTTPServer.Configuration {
         var configuration = HTTPServer.Configuration(
             host: host, port: port, threads: threads, connectionLimit: connectionLimit,
             connectionTimeout: connectionTimeout, maxBodyBytes: maxBodyBytes, shutdownGracePeriod: shutdownGracePeriod)

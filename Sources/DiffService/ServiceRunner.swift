@@ -50,7 +50,7 @@ public enum ServiceRunner {
         logger.info("stopped")
     }
 
-    /// Creates (without starting) the HTTP server that answers with a ``DiffService``; for tests and
+    /// Creates (without starting) the HTTP server that answers with a ``ServiceRouter``; for tests and
     /// embedders that manage signals themselves.
     ///
     /// - Parameters:
@@ -62,7 +62,7 @@ public enum ServiceRunner {
         _ configuration: ServiceConfiguration, readiness: Readiness, logger: Logger
     ) -> HTTPServer {
         let budget = MemoryBudget(capacity: configuration.effectiveMemoryBudget)
-        let service = DiffService(
+        let service = ServiceRouter(
             readiness: readiness, logger: logger, cursors: configuration.makeCursorCodec(), budget: budget)
         let http = configuration.http(budget: budget, service: service)
         return HTTPServer(configuration: http) { request in service.respond(to: request) }

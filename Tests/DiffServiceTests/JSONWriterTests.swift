@@ -54,41 +54,6 @@ import Testing
         #expect(byName.bytes == byString.bytes)
     }
 
-    /// Every run of empty-array members written at once is what writing each member on its own writes, after any
-    /// member and compact or pretty.
-    @Test(arguments: [false, true])
-    func emptyArrayRunsWriteWhatMembersWrite(pretty: Bool) {
-        let names = ["a", "b\"c", "d", "é", "e"]
-        let run = JSONWriter.NameRun(names.map { JSONWriter.Name($0) })
-        for start in 0 ..< names.count {
-            for end in start + 1 ... names.count {
-                for leading in [false, true] {
-                    var byRun = JSONWriter(pretty: pretty)
-                    var byMember = JSONWriter(pretty: pretty)
-                    byRun.beginObject()
-                    byMember.beginObject()
-                    if leading {
-                        byRun.member("x", 1)
-                        byMember.member("x", 1)
-                    }
-                    byRun.emptyArrayMembers(run, start ..< end)
-                    byRun.member("y", 2)
-                    for name in names[start ..< end] {
-                        byMember.key(name)
-                        byMember.inline { writer in
-                            writer.beginArray()
-                            writer.endArray()
-                        }
-                    }
-                    byMember.member("y", 2)
-                    byRun.endObject()
-                    byMember.endObject()
-                    #expect(byRun.bytes == byMember.bytes, "\(start)..<\(end), leading \(leading)")
-                }
-            }
-        }
-    }
-
     @Test(arguments: [
         ("application/json", true), ("application/json; charset=utf-8", true), ("Application/JSON", true),
         ("application/problem+json", true), ("application/vnd.snapdiff+json;v=1", true), (" application/json ", true),
@@ -96,7 +61,7 @@ import Testing
         ("xapplication/json", false), ("application/json5", false), ("application/+jsonp", false), ("application/x-www-form-urlencoded", false), ("json", false), ("+json", false),
     ])
     func acceptsJSONMediaTypes(contentType: String, accepted: Bool) {
-        #expect(DiffService.isJSON(contentType) == accepted)
+        #expect(ServiceRouter.isJSON(contentType) == accepted)
     }
 }
 
