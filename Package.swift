@@ -28,9 +28,12 @@ let package = Package(
             pkgConfig: "libmicrohttpd",
             providers: [.apt(["libmicrohttpd-dev"])]
         ),
-        // glibc's malloc controls (mallopt, malloc_trim), which Swift does not import.
+        .target(name: "MicroHTTP", dependencies: ["CMicroHTTPD"]),
+
+        // What a server process sets up for itself: termination signals, whole-line standard error, and the
+        // allocator's settings (glibc's mallopt and malloc_trim, which Swift does not import, through CMalloc).
         .target(name: "CMalloc"),
-        .target(name: "MicroHTTP", dependencies: ["CMicroHTTPD", "CMalloc"]),
+        .target(name: "ProcessRuntime", dependencies: ["CMalloc"]),
 
         // simdjson (apt libsimdjson-dev) behind a plain C header, and its one Swift owner.
         // Release builds define NDEBUG: SwiftPM does not, and without it every one of simdjson's internal
@@ -46,7 +49,7 @@ let package = Package(
         .target(
             name: "DiffService",
             dependencies: [
-                "ListDiff", "Waterfall", "SnapshotJSON", "MicroHTTP",
+                "ListDiff", "Waterfall", "SnapshotJSON", "MicroHTTP", "ProcessRuntime",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Prometheus", package: "swift-prometheus"),

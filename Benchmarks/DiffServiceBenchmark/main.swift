@@ -76,7 +76,7 @@ let service = ServiceRouter(logger: quiet)
 let request = HTTPRequest(
     method: "POST", path: "/diff",
     headers: ["host": "127.0.0.1:18180", "content-type": "application/json", "content-length": "\(small.count)"],
-    body: small, remoteAddress: "127.0.0.1")
+    body: small)
 if let flag = CommandLine.arguments.firstIndex(of: "--profile"), let count = Int(CommandLine.arguments[flag + 1]) {
     // A fixed amount of work for a profiler: `valgrind --tool=callgrind … --profile 500` counts instructions.
     for _ in 0..<count { status = service.respond(to: request).status }

@@ -1,5 +1,6 @@
 import Logging
 import MicroHTTP
+import ProcessRuntime
 
 /// Runs the service until SIGTERM or SIGINT, then shuts down gracefully: `/readyz` turns 503, the listening
 /// socket closes, in-flight requests finish (bounded by the grace period), and the process exits 0.
@@ -13,16 +14,14 @@ public enum ServiceRunner {
     ///   - configuration: Binding and limits.
     ///   - logger: Where the service logs.
     ///   - onStart: Called with the bound port once the server accepts connections.
-    /// - Throws: ``HTTPServerError`` when the server cannot start (port in use, bad host …).
+    /// - Throws: ``ServiceConfiguration/Invalid`` for a configuration that cannot work, ``HTTPServerError`` when
+    ///   the server cannot start (port in use, bad host …).
     public static func run(
         _ configuration: ServiceConfiguration, logger: Logger, onStart: (Int) -> Void = { _ in }
-    ) throws(HTTPServerError) {
+    ) throws {
         TerminationSignals.block()
-        do {
-            try configuration.validate()
-        } catch {
-            throw .invalidConfiguration(error.description)
-        }
+        try configuration.validate()
+        ProcessMemory.useOwnMappingsForLargeBlocks()
         let readiness = Readiness()
         let server = makeServer(configuration, readiness: readiness, logger: logger)
         try server.start()
@@ -65,6 +64,11 @@ public enum ServiceRunner {
         let service = ServiceRouter(
             readiness: readiness, logger: logger, cursors: configuration.makeCursorCodec(), budget: budget)
         let http = configuration.http(budget: budget, service: service)
-        return HTTPServer(configuration: http) { request in service.respond(to: request) }
+        return HTTPServer(configuration: http) { request in
+            let response = service.respond(to: request)
+            // The request's parse and difference are freed now: return the heap's free memory to the system.
+            if request.body.count >= ProcessMemory.largeRequestBytes { ProcessMemory.releaseFreeMemory() }
+            return response
+        }
     }
 }

@@ -1,6 +1,5 @@
 import ArgumentParser
 import Foundation
-import MicroHTTP
 
 /// `snapdiff healthcheck`: asks a running service for `GET /healthz` and exits 0 on a 200.
 ///
