@@ -160,15 +160,6 @@ public struct ServiceRouter: Sendable {
 
     /// Whether a Content-Type is `application/json` or any `+json` type, in any case, parameters ignored.
     static func isJSON(_ contentType: String?) -> Bool {
-        guard let contentType else { return false }
-        func isSpace(_ character: Character) -> Bool { character == " " || character == "\t" }
-        var parameterless = contentType.prefix { $0 != ";" }
-        while let first = parameterless.first, isSpace(first) { parameterless.removeFirst() }
-        while let last = parameterless.last, isSpace(last) { parameterless.removeLast() }
-        let mediaType = parameterless.lowercased()
-        if mediaType == "application/json" { return true }
-        // A `+json` suffix after a type: the slash comes before the suffix.
-        guard mediaType.hasSuffix("+json"), let slash = mediaType.firstIndex(of: "/") else { return false }
-        return mediaType.distance(from: slash, to: mediaType.endIndex) >= "/+json".count
+        HTTPHeaders.contentType(contentType, is: "application/json", orSuffix: "+json")
     }
 }
