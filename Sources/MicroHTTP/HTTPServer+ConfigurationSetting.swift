@@ -1,9 +1,36 @@
 extension HTTPServer.Configuration {
     /// A numeric setting of the configuration, for validation and its errors.
     public enum Setting: String, Sendable, Hashable, CaseIterable {
-        case port, threads, connectionLimit, perConnectionMemoryLimit, connectionTimeout, maxBodyBytes
-        case reservedTrailingCapacity, shutdownGracePeriod, computeThreads, computeQueueLimit, inlineBodyLimit
-        case memoryBudget, admissionTimeout, sendTimeout, requestTimeout
+        /// ``HTTPServer/Configuration/port``.
+        case port
+        /// ``HTTPServer/Configuration/threads``.
+        case threads
+        /// ``HTTPServer/Configuration/connectionLimit``.
+        case connectionLimit
+        /// ``HTTPServer/Configuration/perConnectionMemoryLimit``.
+        case perConnectionMemoryLimit
+        /// ``HTTPServer/Configuration/connectionTimeout``, in whole seconds.
+        case connectionTimeout
+        /// ``HTTPServer/Configuration/maxBodyBytes``.
+        case maxBodyBytes
+        /// ``HTTPServer/Configuration/reservedTrailingCapacity``.
+        case reservedTrailingCapacity
+        /// ``HTTPServer/Configuration/shutdownGracePeriod``, in whole seconds.
+        case shutdownGracePeriod
+        /// ``HTTPServer/Configuration/computeThreads``.
+        case computeThreads
+        /// ``HTTPServer/Configuration/computeQueueLimit``.
+        case computeQueueLimit
+        /// ``HTTPServer/Configuration/inlineBodyLimit``.
+        case inlineBodyLimit
+        /// The capacity of ``HTTPServer/Configuration/memoryBudget``, in bytes.
+        case memoryBudget
+        /// ``HTTPServer/Configuration/admissionTimeout``, in whole seconds.
+        case admissionTimeout
+        /// ``HTTPServer/Configuration/sendTimeout``, in whole seconds.
+        case sendTimeout
+        /// ``HTTPServer/Configuration/requestTimeout``, in whole seconds.
+        case requestTimeout
 
         /// The values the setting allows; a duration's in whole seconds. The one statement of every range:
         /// ``HTTPServer/Configuration/validate()`` checks it, and services and command lines report it.

@@ -93,21 +93,21 @@ struct Serve: ParsableCommand {
     private func resolved() throws -> (ServiceConfiguration, Logger.Level) {
         var configuration = ServiceConfiguration()
         let environment = ProcessInfo.processInfo.environment
-        func value(_ flag: Int?, _ variable: String) throws -> Int? {
+        func value(_ flag: Int?, _ setting: ServiceConfiguration.Setting) throws -> Int? {
             if let flag { return flag }
-            guard let text = environment[variable] else { return nil }
+            guard let variable = Self.names[setting]?.variable, let text = environment[variable] else { return nil }
             guard let number = Int(text) else { throw ValidationError("\(variable)=\(text) is not an integer") }
             return number
         }
         configuration.host = host ?? environment["SNAPDIFF_HOST"] ?? configuration.host
-        configuration.port = try value(port, "SNAPDIFF_PORT") ?? configuration.port
-        configuration.threads = try value(threads, "SNAPDIFF_THREADS") ?? configuration.threads
-        let bodyLimit = try value(maxBodyBytes, "SNAPDIFF_MAX_BODY_BYTES")
-        configuration.connectionLimit = try value(connectionLimit, "SNAPDIFF_CONNECTION_LIMIT") ?? configuration.connectionLimit
-        if let seconds = try value(connectionTimeout, "SNAPDIFF_CONNECTION_TIMEOUT") {
+        configuration.port = try value(port, .port) ?? configuration.port
+        configuration.threads = try value(threads, .threads) ?? configuration.threads
+        let bodyLimit = try value(maxBodyBytes, .maxBodyBytes)
+        configuration.connectionLimit = try value(connectionLimit, .connectionLimit) ?? configuration.connectionLimit
+        if let seconds = try value(connectionTimeout, .connectionTimeout) {
             configuration.connectionTimeout = .seconds(seconds)
         }
-        if let seconds = try value(shutdownGrace, "SNAPDIFF_SHUTDOWN_GRACE") {
+        if let seconds = try value(shutdownGrace, .shutdownGracePeriod) {
             configuration.shutdownGracePeriod = .seconds(seconds)
         }
         if let list = environment["SNAPDIFF_CURSOR_KEY"] {
@@ -117,16 +117,16 @@ struct Serve: ParsableCommand {
                 throw ValidationError(Self.message(for: error))
             }
         }
-        configuration.computeThreads = try value(computeThreads, "SNAPDIFF_COMPUTE_THREADS") ?? configuration.computeThreads
+        configuration.computeThreads = try value(computeThreads, .computeThreads) ?? configuration.computeThreads
         configuration.computeQueueLimit =
-            try value(computeQueueLimit, "SNAPDIFF_COMPUTE_QUEUE_LIMIT") ?? configuration.computeQueueLimit
-        if let seconds = try value(admissionTimeout, "SNAPDIFF_ADMISSION_TIMEOUT") {
+            try value(computeQueueLimit, .computeQueueLimit) ?? configuration.computeQueueLimit
+        if let seconds = try value(admissionTimeout, .admissionTimeout) {
             configuration.admissionTimeout = .seconds(seconds)
         }
-        if let seconds = try value(sendTimeout, "SNAPDIFF_SEND_TIMEOUT") {
+        if let seconds = try value(sendTimeout, .sendTimeout) {
             configuration.sendTimeout = .seconds(seconds)
         }
-        if let seconds = try value(requestTimeout, "SNAPDIFF_REQUEST_TIMEOUT") {
+        if let seconds = try value(requestTimeout, .requestTimeout) {
             configuration.requestTimeout = .seconds(seconds)
         }
         if let text = memoryBudget ?? environment["SNAPDIFF_MEMORY_BUDGET"] {
