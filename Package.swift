@@ -30,8 +30,9 @@ let package = Package(
         ),
         .target(name: "MicroHTTP", dependencies: ["CMicroHTTPD"]),
 
-        // What a server process sets up for itself: termination signals, whole-line standard error, and the
-        // allocator's settings (glibc's mallopt and malloc_trim, which Swift does not import, through CMalloc).
+        // What a server process needs of the C library besides serving HTTP: termination signals, whole-line
+        // standard error, the allocator's settings (glibc's mallopt and malloc_trim, which Swift does not import,
+        // through CMalloc), and the one-GET client of `snapdiff healthcheck`.
         .target(name: "CMalloc"),
         .target(name: "ProcessRuntime", dependencies: ["CMalloc"]),
 
@@ -59,7 +60,7 @@ let package = Package(
         .executableTarget(
             name: "snapdiff",
             dependencies: [
-                "DiffService",
+                "DiffService", "ProcessRuntime",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -70,7 +71,9 @@ let package = Package(
             name: "listdiff-benchmark", dependencies: ["ListDiff", "TestSupport"], path: "Benchmarks/ListDiffBenchmark"),
         .executableTarget(
             name: "diffservice-benchmark",
-            dependencies: ["DiffService", "MicroHTTP", .product(name: "Logging", package: "swift-log")],
+            dependencies: [
+                "DiffService", "MicroHTTP", "ListDiff", "SnapshotJSON", .product(name: "Logging", package: "swift-log"),
+            ],
             path: "Benchmarks/DiffServiceBenchmark"),
         .executableTarget(name: "waterfall-benchmark", dependencies: ["Waterfall"], path: "Benchmarks/WaterfallBenchmark"),
         .executableTarget(

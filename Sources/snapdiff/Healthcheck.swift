@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import ProcessRuntime
 
 /// `snapdiff healthcheck`: asks a running service for `GET /healthz` and exits 0 on a 200.
 ///

@@ -12,9 +12,9 @@ import Darwin
 /// let status = try HealthProbe.get(host: "127.0.0.1", port: 8080, path: "/healthz", timeout: .seconds(2))
 /// // status == 200 when the service is healthy
 /// ```
-enum HealthProbe {
+public enum HealthProbe {
     /// Why a probe got no status code.
-    enum Failure: Error, Sendable, Hashable, CustomStringConvertible {
+    public enum Failure: Error, Sendable, Hashable, CustomStringConvertible {
         /// The host did not resolve to an IPv4 or IPv6 address.
         case unresolvableHost(String)
         /// Every address of the host refused or failed the connection; the payload is the last `errno`.
@@ -27,7 +27,7 @@ enum HealthProbe {
         case malformedResponse
 
         /// A one-line explanation including the system error text.
-        var description: String {
+        public var description: String {
             switch self {
             case .unresolvableHost(let host): return "cannot resolve host '\(host)'"
             case .connectFailed(let code): return "cannot connect: \(String(cString: strerror(code))) (errno \(code))"
@@ -49,7 +49,7 @@ enum HealthProbe {
     ///   - timeout: The longest the connection, request and status line may take together.
     /// - Returns: The status code, e.g. `200`.
     /// - Throws: ``Failure`` when no status line could be had.
-    static func get(host: String, port: Int, path: String, timeout: Duration) throws(Failure) -> Int {
+    public static func get(host: String, port: Int, path: String, timeout: Duration) throws(Failure) -> Int {
         let deadline = ContinuousClock.now + timeout
         var hints = addrinfo()
         hints.ai_family = AF_UNSPEC
