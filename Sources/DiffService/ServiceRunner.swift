@@ -14,17 +14,25 @@ public enum ServiceRunner {
     ///   - configuration: Binding and limits.
     ///   - logger: Where the service logs.
     ///   - onStart: Called with the bound port once the server accepts connections.
-    /// - Throws: ``ServiceConfiguration/Invalid`` for a configuration that cannot work, ``HTTPServerError`` when
-    ///   the server cannot start (port in use, bad host …).
+    /// - Throws: ``Failure`` when the configuration cannot work or the server cannot start (port in use, bad
+    ///   host …).
     public static func run(
         _ configuration: ServiceConfiguration, logger: Logger, onStart: (Int) -> Void = { _ in }
-    ) throws {
+    ) throws(Failure) {
         TerminationSignals.block()
-        try configuration.validate()
+        do {
+            try configuration.validate()
+        } catch {
+            throw .invalidConfiguration(error)
+        }
         ProcessMemory.useOwnMappingsForLargeBlocks()
         let readiness = Readiness()
         let server = makeServer(configuration, readiness: readiness, logger: logger)
-        try server.start()
+        do {
+            try server.start()
+        } catch {
+            throw .cannotStart(error)
+        }
         let port = server.port ?? configuration.port
         logger.info(
             "listening",
@@ -47,6 +55,22 @@ public enum ServiceRunner {
         readiness.beginShutdown()
         server.shutdown(grace: configuration.shutdownGracePeriod)
         logger.info("stopped")
+    }
+
+    /// Why the service did not run.
+    public enum Failure: Error, Sendable, CustomStringConvertible {
+        /// The configuration cannot work.
+        case invalidConfiguration(ServiceConfiguration.Invalid)
+        /// The HTTP server did not start.
+        case cannotStart(HTTPServerError)
+
+        /// The underlying error's sentence.
+        public var description: String {
+            switch self {
+            case .invalidConfiguration(let error): error.description
+            case .cannotStart(let error): error.description
+            }
+        }
     }
 
     /// Creates (without starting) the HTTP server that answers with a ``ServiceRouter``; for tests and

@@ -70,7 +70,7 @@ public final class HTTPServer: Sendable {
 
     /// Binds the socket and starts the worker threads; returns once the server accepts connections.
     ///
-    /// - Throws: ``HTTPServerError/invalidConfiguration(_:)``, ``HTTPServerError/invalidHost(_:)``,
+    /// - Throws: ``HTTPServerError/invalidConfiguration(_:allowed:)``, ``HTTPServerError/invalidHost(_:)``,
     ///   ``HTTPServerError/alreadyStarted``, or ``HTTPServerError/startFailed(port:errno:)``
     ///   (e.g. `EADDRINUSE`).
     public func start() throws(HTTPServerError) {
