@@ -54,11 +54,10 @@ import Testing
         #expect(byName.bytes == byString.bytes)
     }
 
+    /// The service asks MicroHTTP for `application/json` or `+json` (the whole table: MediaTypeTests).
     @Test(arguments: [
-        ("application/json", true), ("application/json; charset=utf-8", true), ("Application/JSON", true),
-        ("application/problem+json", true), ("application/vnd.snapdiff+json;v=1", true), (" application/json ", true),
-        ("\tAPPLICATION/PROBLEM+JSON\t; charset=utf-8", true), ("text/plain", false), ("application/jsonx", false),
-        ("xapplication/json", false), ("application/json5", false), ("application/+jsonp", false), ("application/x-www-form-urlencoded", false), ("json", false), ("+json", false),
+        ("application/json; charset=utf-8", true), ("application/problem+json", true), ("text/plain", false),
+        ("application/jsonx", false),
     ])
     func acceptsJSONMediaTypes(contentType: String, accepted: Bool) {
         #expect(ServiceRouter.isJSON(contentType) == accepted)
