@@ -30,9 +30,13 @@ let package = Package(
             pkgConfig: "libmicrohttpd",
             providers: [.apt(["libmicrohttpd-dev"])]
         ),
-        // glibc's malloc controls (mallopt, malloc_trim), which Swift does not import.
+        .target(name: "MicroHTTP", dependencies: ["CMicroHTTPD"]),
+
+        // What a server process needs of the C library besides serving HTTP: termination signals, whole-line
+        // standard error, the allocator's settings (glibc's mallopt and malloc_trim, which Swift does not import,
+        // through CMalloc), and the one-GET client of `snapdiff healthcheck`.
         .target(name: "CMalloc"),
-        .target(name: "MicroHTTP", dependencies: ["CMicroHTTPD", "CMalloc"]),
+        .target(name: "ProcessRuntime", dependencies: ["CMalloc"]),
 
         // simdjson (apt libsimdjson-dev) behind a plain C header, and its one Swift owner.
         // Release builds define NDEBUG: SwiftPM does not, and without it every one of simdjson's internal
@@ -48,7 +52,7 @@ let package = Package(
         .target(
             name: "DiffService",
             dependencies: [
-                "ListDiff", "Waterfall", "SnapshotJSON", "MicroHTTP",
+                "ListDiff", "Waterfall", "SnapshotJSON", "MicroHTTP", "ProcessRuntime",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
@@ -58,7 +62,7 @@ let package = Package(
         .executableTarget(
             name: "snapdiff",
             dependencies: [
-                "DiffService",
+                "DiffService", "ProcessRuntime",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -69,7 +73,9 @@ let package = Package(
             name: "listdiff-benchmark", dependencies: ["ListDiff", "TestSupport"], path: "Benchmarks/ListDiffBenchmark"),
         .executableTarget(
             name: "diffservice-benchmark",
-            dependencies: ["DiffService", "MicroHTTP", .product(name: "Logging", package: "swift-log")],
+            dependencies: [
+                "DiffService", "MicroHTTP", "ListDiff", "SnapshotJSON", .product(name: "Logging", package: "swift-log"),
+            ],
             path: "Benchmarks/DiffServiceBenchmark"),
         .executableTarget(name: "waterfall-benchmark", dependencies: ["Waterfall"], path: "Benchmarks/WaterfallBenchmark"),
         .executableTarget(

@@ -72,19 +72,19 @@ print(String(format: "small (%d bytes): median %.1f µs  min %.1f µs  (status %
 // the log call (at the benchmark's level, error, as Benchmarks/service/run.sh runs the server).
 var quiet = Logger(label: "benchmark")
 quiet.logLevel = .error
-let service = DiffService(logger: quiet)
+let service = ServiceRouter(logger: quiet)
 let request = HTTPRequest(
     method: "POST", path: "/diff",
     headers: ["host": "127.0.0.1:18180", "content-type": "application/json", "content-length": "\(small.count)"],
-    body: small, remoteAddress: "127.0.0.1")
+    body: small)
 if let flag = CommandLine.arguments.firstIndex(of: "--profile"), let count = Int(CommandLine.arguments[flag + 1]) {
     // A fixed amount of work for a profiler: `valgrind --tool=callgrind … --profile 500` counts instructions.
     for _ in 0..<count { status = service.respond(to: request).status }
-    print("profiled \(count) requests through DiffService.respond (status \(status))")
+    print("profiled \(count) requests through ServiceRouter.respond (status \(status))")
     exit(0)
 }
 let serviceTiming = measure(repeats: 2000) { status = service.respond(to: request).status }
-print(String(format: "small through DiffService.respond: median %.1f µs  min %.1f µs  (status %d)", serviceTiming.median * 1e6, serviceTiming.minimum * 1e6, status))
+print(String(format: "small through ServiceRouter.respond: median %.1f µs  min %.1f µs  (status %d)", serviceTiming.median * 1e6, serviceTiming.minimum * 1e6, status))
 if smallOnly { exit(0) }
 let large = load("large.json")
 let largeTiming = measure(repeats: 1, runs: 5) { status = DiffEndpoint.respond(to: large).status }

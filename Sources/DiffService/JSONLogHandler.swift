@@ -1,6 +1,6 @@
 import FoundationEssentials
 import Logging
-import MicroHTTP
+import ProcessRuntime
 
 /// A swift-log handler that writes one JSON object per line to standard error — what log pipelines
 /// (Kubernetes, Loki, CloudWatch) parse without configuration:

@@ -50,8 +50,6 @@ public struct JSONWriter: Sendable {
         let compactKey: [UInt8]
         /// `"name": `
         let prettyKey: [UInt8]
-        /// `"name":[]`, a compact member holding an empty array (most change lists of a response are empty).
-        let compactEmptyArray: [UInt8]
 
         /// Encodes `name`.
         ///
@@ -62,7 +60,6 @@ public struct JSONWriter: Sendable {
             writer.bytes.append(UInt8(ascii: ":"))
             compactKey = writer.bytes
             prettyKey = compactKey + [UInt8(ascii: " ")]
-            compactEmptyArray = compactKey + [UInt8(ascii: "["), UInt8(ascii: "]")]
         }
     }
 
@@ -73,61 +70,6 @@ public struct JSONWriter: Sendable {
         separate()
         bytes.append(contentsOf: pretty ? name.prettyKey : name.compactKey)
         afterKey = true
-    }
-
-    /// Member names written in a fixed order, with every run of consecutive ones holding empty arrays encoded
-    /// once: `"a":[],"b":[]` (compact).
-    public struct NameRun: Sendable {
-        let names: [Name]
-        /// The compact run `names[i ..< j]` at index `i * (names.count + 1) + j`.
-        let compactRuns: [[UInt8]]
-
-        /// Encodes the runs of `names`.
-        ///
-        /// - Parameter names: The names, in the order they are written.
-        public init(_ names: [Name]) {
-            self.names = names
-            var runs: [[UInt8]] = []
-            for start in 0 ... names.count {
-                for end in 0 ... names.count {
-                    runs.append(start < end ? Array(names[start ..< end].map(\.compactEmptyArray).joined(separator: [UInt8(ascii: ",")])) : [])
-                }
-            }
-            compactRuns = runs
-        }
-    }
-
-    /// Writes the members `run.names[range]`, each holding an empty array (`"a": [], "b": []`): compact, as one
-    /// append.
-    ///
-    /// - Parameters:
-    ///   - run: The names.
-    ///   - range: Which of them, not empty.
-    public mutating func emptyArrayMembers(_ run: NameRun, _ range: Range<Int>) {
-        guard pretty else {
-            separate()
-            bytes.append(contentsOf: run.compactRuns[range.lowerBound * (run.names.count + 1) + range.upperBound])
-            hasValue = true
-            return
-        }
-        for index in range { emptyArrayMember(run.names[index]) }
-    }
-
-    /// Writes a member holding an empty array (`"name": []`).
-    ///
-    /// - Parameter name: The member name.
-    public mutating func emptyArrayMember(_ name: Name) {
-        guard pretty else {
-            separate()
-            bytes.append(contentsOf: name.compactEmptyArray)
-            hasValue = true
-            return
-        }
-        key(name)
-        inline { writer in
-            writer.beginArray()
-            writer.endArray()
-        }
     }
 
     private mutating func endKey() {
@@ -177,15 +119,6 @@ public struct JSONWriter: Sendable {
     public mutating func null() {
         separate()
         bytes.append(contentsOf: "null".utf8)
-        hasValue = true
-    }
-
-    /// Writes bytes that already form one JSON value (for example a value copied from a request).
-    ///
-    /// - Parameter json: A complete, valid JSON value.
-    public mutating func raw<Bytes: Sequence<UInt8>>(_ json: Bytes) {
-        separate()
-        bytes.append(contentsOf: json)
         hasValue = true
     }
 

@@ -14,7 +14,6 @@ public enum ProblemType: String, CaseIterable, Sendable {
     case invalidCursor = "invalid-cursor"
     case cursorMismatch = "cursor-mismatch"
     case layoutNotAppendStable = "layout-not-append-stable"
-    case internalError = "internal-error"
     case shuttingDown = "shutting-down"
     case overloaded = "overloaded"
     case malformedRequest = "malformed-request"
@@ -35,7 +34,6 @@ public enum ProblemType: String, CaseIterable, Sendable {
         case .emptyBody, .malformedJSON, .invalidUTF8, .nestingTooDeep, .invalidCursor: 400
         case .cursorMismatch: 409
         case .invalidRequest, .duplicateIDs, .layoutNotAppendStable: 422
-        case .internalError: 500
         case .shuttingDown, .overloaded: 503
         case .malformedRequest: 400
         case .lengthRequired: 411
@@ -60,7 +58,6 @@ public enum ProblemType: String, CaseIterable, Sendable {
         case .invalidCursor: "Invalid cursor"
         case .cursorMismatch: "Cursor from other settings"
         case .layoutNotAppendStable: "Layout strategy is not append-stable"
-        case .internalError: "Internal error"
         case .shuttingDown: "Shutting down"
         case .overloaded: "Overloaded"
         case .malformedRequest: "Malformed request"

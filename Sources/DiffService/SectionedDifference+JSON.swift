@@ -48,59 +48,33 @@ extension SectionedDifference {
 }
 
 extension Changeset {
-    /// The eight list names, in the order written.
-    private static let listNames: JSONWriter.NameRun = JSONWriter.NameRun([
-        .sectionDeleted, .sectionInserted, .sectionUpdated, .sectionMoved,
-        .elementDeleted, .elementInserted, .elementUpdated, .elementMoved,
-    ])
-
-    /// Writes the stage with DifferenceKit's eight list names, all present. Consecutive empty lists (most of a
-    /// stage's eight) are written as one run.
+    /// Writes the stage with DifferenceKit's eight list names, all present.
     func write(into writer: inout JSONWriter) {
-        let counts = [
-            sectionDeleted.count, sectionInserted.count, sectionUpdated.count, sectionMoved.count,
-            elementDeleted.count, elementInserted.count, elementUpdated.count, elementMoved.count,
-        ]
         writer.beginObject()
-        var emptyFrom = 0  // the first of the empty lists not yet written
-        for list in counts.indices where counts[list] > 0 {
-            if emptyFrom < list { writer.emptyArrayMembers(Self.listNames, emptyFrom ..< list) }
-            writeList(list, into: &writer)
-            emptyFrom = list + 1
+        writer.writeIndices(.sectionDeleted, sectionDeleted)
+        writer.writeIndices(.sectionInserted, sectionInserted)
+        writer.writeIndices(.sectionUpdated, sectionUpdated)
+        writer.key(.sectionMoved)
+        writer.inline { writer in
+            writer.beginArray()
+            for move in sectionMoved { writer.pair(move.source, move.target) }
+            writer.endArray()
         }
-        if emptyFrom < counts.count { writer.emptyArrayMembers(Self.listNames, emptyFrom ..< counts.count) }
+        writer.writePaths(.elementDeleted, elementDeleted)
+        writer.writePaths(.elementInserted, elementInserted)
+        writer.writePaths(.elementUpdated, elementUpdated)
+        writer.key(.elementMoved)
+        writer.inline { writer in
+            writer.beginArray()
+            for move in elementMoved {
+                writer.beginArray()
+                writer.pair(move.source.section, move.source.element)
+                writer.pair(move.target.section, move.target.element)
+                writer.endArray()
+            }
+            writer.endArray()
+        }
         writer.endObject()
-    }
-
-    /// Writes list `list` (its index in ``listNames``), which is not empty.
-    private func writeList(_ list: Int, into writer: inout JSONWriter) {
-        switch list {
-        case 0: writer.writeIndices(.sectionDeleted, sectionDeleted)
-        case 1: writer.writeIndices(.sectionInserted, sectionInserted)
-        case 2: writer.writeIndices(.sectionUpdated, sectionUpdated)
-        case 3:
-            writer.key(.sectionMoved)
-            writer.inline { writer in
-                writer.beginArray()
-                for move in sectionMoved { writer.pair(move.source, move.target) }
-                writer.endArray()
-            }
-        case 4: writer.writePaths(.elementDeleted, elementDeleted)
-        case 5: writer.writePaths(.elementInserted, elementInserted)
-        case 6: writer.writePaths(.elementUpdated, elementUpdated)
-        default:
-            writer.key(.elementMoved)
-            writer.inline { writer in
-                writer.beginArray()
-                for move in elementMoved {
-                    writer.beginArray()
-                    writer.pair(move.source.section, move.source.element)
-                    writer.pair(move.target.section, move.target.element)
-                    writer.endArray()
-                }
-                writer.endArray()
-            }
-        }
     }
 }
 
@@ -162,7 +136,6 @@ extension DroppedDuplicates.Positions {
 extension JSONWriter {
     /// Writes a member holding an array of integers, on one line.
     mutating func writeIndices(_ name: Name, _ indices: [Int]) {
-        guard !indices.isEmpty else { return emptyArrayMember(name) }
         key(name)
         inline { writer in
             writer.beginArray()
@@ -173,7 +146,6 @@ extension JSONWriter {
 
     /// Writes a member holding an array of `[section, element]` pairs, on one line.
     mutating func writePaths(_ name: Name, _ paths: [ElementPath]) {
-        guard !paths.isEmpty else { return emptyArrayMember(name) }
         key(name)
         inline { writer in
             writer.beginArray()

@@ -1,4 +1,5 @@
 import MicroHTTP
+import SnapshotJSON
 
 /// How the service binds and what it allows. Defaults suit a laptop (127.0.0.1:8080); in a container set
 /// `host` to `0.0.0.0`.
@@ -38,6 +39,9 @@ public struct ServiceConfiguration: Sendable {
     /// means a random key per process, so that a cursor continues only on the process that made it.
     public var cursorSecrets: [String] = []
 
+    /// A numeric setting, named as the HTTP layer names it (which states every range once).
+    public typealias Setting = HTTPServer.Configuration.Setting
+
     /// The fewest characters of a cursor secret.
     public static let minimumCursorSecretLength = 16
 
@@ -63,9 +67,7 @@ public struct ServiceConfiguration: Sendable {
 
     private static func validate(cursorSecrets secrets: [String]) throws(Invalid) {
         for (position, secret) in secrets.enumerated() where secret.utf8.count < minimumCursorSecretLength {
-            throw Invalid(
-                description: "cursor key \(position + 1) of \(secrets.count) has \(secret.utf8.count) characters; each key in "
-                    + "SNAPDIFF_CURSOR_KEY needs at least \(minimumCursorSecretLength) (they key the layout cursors' HMAC)")
+            throw .cursorSecretTooShort(position: position + 1, count: secrets.count, length: secret.utf8.count)
         }
     }
 
@@ -87,30 +89,32 @@ public struct ServiceConfiguration: Sendable {
         memoryBudget ?? Self.defaultMemoryBudget(limit: MemoryLimit.current, connectionLimit: connectionLimit)
     }
 
-    /// A configuration value that cannot work.
-    public struct Invalid: Error, Sendable, CustomStringConvertible {
-        /// What is wrong, in a sentence.
-        public var description: String
-    }
-
-    /// Checks the values together.
-    /// - Throws: ``Invalid`` naming the first value out of range, or a budget that cannot hold the largest
-    ///   request the body limit allows.
+    /// Checks the values together: every setting against its range (the HTTP layer's
+    /// ``HTTPServer/Configuration/Setting/allowed``, the one statement of them), the cursor secrets, and that
+    /// the memory budget holds the largest request the body limit allows. The command line and
+    /// ``ServiceRunner`` both call it.
+    /// - Throws: ``Invalid`` naming the first setting out of range, a secret too short, or a budget too small.
     public func validate() throws(Invalid) {
-        guard (0...65535).contains(port) else { throw Invalid(description: "port \(port) is not 0…65535") }
-        guard threads >= 1 else { throw Invalid(description: "threads must be at least 1") }
-        guard computeThreads >= 1 else { throw Invalid(description: "compute threads must be at least 1") }
-        guard computeQueueLimit >= 0 else { throw Invalid(description: "the compute queue limit cannot be negative") }
-        guard maxBodyBytes >= 1 else { throw Invalid(description: "the body limit must be at least 1 byte") }
-        guard connectionLimit >= 1 else { throw Invalid(description: "the connection limit must be at least 1") }
-        try Self.validate(cursorSecrets: cursorSecrets)
+        // A budget below 1 byte would be raised to 1 by MemoryBudget: checked as given.
+        if let memoryBudget, !Setting.memoryBudget.allowed.contains(memoryBudget) {
+            throw .outOfRange(.memoryBudget, value: memoryBudget, allowed: Setting.memoryBudget.allowed)
+        }
         let budget = effectiveMemoryBudget
+        let http = http(budget: MemoryBudget(capacity: budget))
+        do {
+            try http.validate()
+        } catch {
+            switch error {
+            case .invalidConfiguration(let setting, let allowed):
+                throw .outOfRange(setting, value: http.value(of: setting), allowed: allowed)
+            case .invalidHost, .alreadyStarted, .startFailed: break  // not thrown by validate()
+            }
+        }
+        try Self.validate(cursorSecrets: cursorSecrets)
         let largest = RequestMemory.largest(maxBodyBytes: maxBodyBytes)
         guard largest <= budget else {
-            throw Invalid(
-                description: "a memory budget of \(budget) bytes cannot hold the largest request the body limit of "
-                    + "\(maxBodyBytes) bytes allows (\(largest) bytes at its peak); raise the budget to at least "
-                    + "\(largest) or lower the body limit to at most \(Self.largestBody(budget: budget)) bytes")
+            throw .budgetTooSmall(
+                budget: budget, maxBodyBytes: maxBodyBytes, largestRequest: largest, largestBody: Self.largestBody(budget: budget))
         }
     }
 
@@ -128,21 +132,27 @@ public struct ServiceConfiguration: Sendable {
     }
 
     /// The HTTP layer's configuration; the answers it sends itself come from `service`.
-    func http(budget: MemoryBudget, service: DiffService) -> HTTPServer.Configuration {
+    func http(budget: MemoryBudget, service: ServiceRouter) -> HTTPServer.Configuration {
+        var configuration = http(budget: budget)
+        configuration.refusalResponse = { refusal, method, path in service.refused(refusal, method: method, path: path) }
+        configuration.libraryMessage = { message, status in service.libraryMessage(message, answeredStatus: status) }
+        configuration.overloadResponse = { reason, method, path in service.overloaded(reason, method: method, path: path) }
+        return configuration
+    }
+
+    /// The HTTP layer's settings, with its default answers.
+    private func http(budget: MemoryBudget) -> HTTPServer.Configuration {
         var configuration = HTTPServer.Configuration(
             host: host, port: port, threads: threads, connectionLimit: connectionLimit,
             connectionTimeout: connectionTimeout, maxBodyBytes: maxBodyBytes, shutdownGracePeriod: shutdownGracePeriod)
-        configuration.refusalResponse = { refusal, method, path in service.refused(refusal, method: method, path: path) }
-        configuration.libraryMessage = { message, status in service.libraryMessage(message, answeredStatus: status) }
         configuration.requestTimeout = requestTimeout
-        configuration.bodyCapacityPadding = 64
+        configuration.reservedTrailingCapacity = DiffRequest.requiredPadding  // the JSON reader reads past the end
         configuration.computeThreads = computeThreads
         configuration.computeQueueLimit = computeQueueLimit
         configuration.memoryBudget = budget
         configuration.memoryEstimate = RequestMemory.estimate
         configuration.admissionTimeout = admissionTimeout
         configuration.sendTimeout = sendTimeout
-        configuration.overloadResponse = { reason, method, path in service.overloaded(reason, method: method, path: path) }
         return configuration
     }
 }

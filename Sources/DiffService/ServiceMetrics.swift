@@ -18,7 +18,7 @@ import Synchronization
 ///   `snapdiff_memory_admission_waited_total` and `snapdiff_memory_admission_refused_total`: requests that waited
 ///   and were admitted, and requests refused with 503, since the start.
 ///
-/// Route labels are the known paths, or `other`, so that a client cannot grow the label set.
+/// Route labels are the routes' (``ServiceRouter/routes``), or `other`, so that a client cannot grow the label set.
 public final class ServiceMetrics: Sendable {
     private let registry = PrometheusCollectorRegistry()
     private let inFlight: Gauge
@@ -41,10 +41,9 @@ public final class ServiceMetrics: Sendable {
         let bodyBytes: ValueHistogram
     }
 
-    private static let routes = ["/", "/diff", "/layout", "/healthz", "/readyz", "/openapi.yaml", "/metrics"]
     private static let methods = ["GET", "POST", "HEAD", "PUT", "DELETE", "PATCH", "OPTIONS"]
-    /// The route labels: the known routes, then `other`.
-    private static let labels = routes + ["other"]
+    /// The route labels: the routes' (``ServiceRouter/routes``), then `other`.
+    private static let labels = ServiceRouter.routes.map(\.metricsLabel) + ["other"]
 
     private static let durationBuckets: [Duration] = [
         .microseconds(50), .microseconds(100), .microseconds(250), .microseconds(500), .milliseconds(1),
@@ -119,9 +118,9 @@ public final class ServiceMetrics: Sendable {
         }
     }
 
-    /// The index in ``labels`` of a request path's route label: its known route, else `other`.
+    /// The index in ``labels`` of a request path's route label: its route's, else `other`.
     static func routeIndex(_ path: String) -> Int {
-        routes.firstIndex(of: path) ?? routes.count
+        ServiceRouter.position(of: path) ?? ServiceRouter.routes.count
     }
 
     /// Counts a request as started.

@@ -1,5 +1,6 @@
 import Logging
 import MicroHTTP
+import ProcessRuntime
 
 /// Runs the service until SIGTERM or SIGINT, then shuts down gracefully: `/readyz` turns 503, the listening
 /// socket closes, in-flight requests finish (bounded by the grace period), and the process exits 0.
@@ -13,19 +14,25 @@ public enum ServiceRunner {
     ///   - configuration: Binding and limits.
     ///   - logger: Where the service logs.
     ///   - onStart: Called with the bound port once the server accepts connections.
-    /// - Throws: ``HTTPServerError`` when the server cannot start (port in use, bad host …).
+    /// - Throws: ``Failure`` when the configuration cannot work or the server cannot start (port in use, bad
+    ///   host …).
     public static func run(
         _ configuration: ServiceConfiguration, logger: Logger, onStart: (Int) -> Void = { _ in }
-    ) throws(HTTPServerError) {
+    ) throws(Failure) {
         TerminationSignals.block()
         do {
             try configuration.validate()
         } catch {
-            throw .invalidConfiguration(error.description)
+            throw .invalidConfiguration(error)
         }
+        ProcessMemory.useOwnMappingsForLargeBlocks()
         let readiness = Readiness()
         let server = makeServer(configuration, readiness: readiness, logger: logger)
-        try server.start()
+        do {
+            try server.start()
+        } catch {
+            throw .cannotStart(error)
+        }
         let port = server.port ?? configuration.port
         logger.info(
             "listening",
@@ -50,7 +57,23 @@ public enum ServiceRunner {
         logger.info("stopped")
     }
 
-    /// Creates (without starting) the HTTP server that answers with a ``DiffService``; for tests and
+    /// Why the service did not run.
+    public enum Failure: Error, Sendable, CustomStringConvertible {
+        /// The configuration cannot work.
+        case invalidConfiguration(ServiceConfiguration.Invalid)
+        /// The HTTP server did not start.
+        case cannotStart(HTTPServerError)
+
+        /// The underlying error's sentence.
+        public var description: String {
+            switch self {
+            case .invalidConfiguration(let error): error.description
+            case .cannotStart(let error): error.description
+            }
+        }
+    }
+
+    /// Creates (without starting) the HTTP server that answers with a ``ServiceRouter``; for tests and
     /// embedders that manage signals themselves.
     ///
     /// - Parameters:
@@ -62,9 +85,14 @@ public enum ServiceRunner {
         _ configuration: ServiceConfiguration, readiness: Readiness, logger: Logger
     ) -> HTTPServer {
         let budget = MemoryBudget(capacity: configuration.effectiveMemoryBudget)
-        let service = DiffService(
+        let service = ServiceRouter(
             readiness: readiness, logger: logger, cursors: configuration.makeCursorCodec(), budget: budget)
         let http = configuration.http(budget: budget, service: service)
-        return HTTPServer(configuration: http) { request in service.respond(to: request) }
+        return HTTPServer(configuration: http) { request in
+            let response = service.respond(to: request)
+            // The request's parse and difference are freed now: return the heap's free memory to the system.
+            if request.body.count >= ProcessMemory.largeRequestBytes { ProcessMemory.releaseFreeMemory() }
+            return response
+        }
     }
 }

@@ -60,14 +60,6 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
         fields.first { $0.hasName(name) }?.value
     }
 
-    /// The values of every field called `name`, in order.
-    ///
-    /// - Parameter name: A field name, in any case.
-    /// - Complexity: O(*n*) in the number of fields.
-    public func values(for name: String) -> [String] {
-        fields.filter { $0.hasName(name) }.map(\.value)
-    }
-
     /// Appends a field, keeping any existing field of the same name.
     /// - Parameters:
     ///   - name: The field name, in any case.

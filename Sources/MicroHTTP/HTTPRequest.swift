@@ -12,13 +12,6 @@ public struct HTTPRequest: Sendable {
     public var headers: HTTPHeaders
     /// The request body (empty when there is none).
     public var body: [UInt8]
-    /// The client's IP address in textual form (`"127.0.0.1"`, `"::1"`), when known.
-    public var remoteAddress: String? {
-        get { client?.text }
-        set { client = newValue.map(ClientAddress.init(text:)) }
-    }
-    /// The client's address, formatted only when ``remoteAddress`` is read.
-    var client: ClientAddress?
 
     /// Creates a request.
     /// - Parameters:
@@ -27,21 +20,18 @@ public struct HTTPRequest: Sendable {
     ///   - query: The raw query string, or `nil`.
     ///   - headers: The headers.
     ///   - body: The body bytes.
-    ///   - remoteAddress: The client address, if known.
     public init(
         method: String,
         path: String,
         query: String? = nil,
         headers: HTTPHeaders = HTTPHeaders(),
-        body: [UInt8] = [],
-        remoteAddress: String? = nil
+        body: [UInt8] = []
     ) {
         self.method = method
         self.path = path
         self.query = query
         self.headers = headers
         self.body = body
-        self.client = remoteAddress.map(ClientAddress.init(text:))
     }
 
     /// The value of the first header called `name` (any case), or `nil`.

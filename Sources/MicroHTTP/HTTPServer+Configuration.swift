@@ -22,14 +22,14 @@ extension HTTPServer {
         public var perConnectionMemoryLimit: Int
         /// How long a connection may stay idle (no bytes either way) before the server closes it.
         ///
-        /// Rounded up to whole seconds; `.zero` means never (not recommended: libmicrohttpd's epoll
-        /// loop only notices some dead peers at this timeout).
+        /// Rounded up to whole seconds, at least one (libmicrohttpd's epoll loop only notices some dead peers
+        /// at this timeout).
         public var connectionTimeout: Duration
         /// The largest request body accepted; larger ones are refused with ``Refusal/contentTooLarge(limit:)``.
         public var maxBodyBytes: Int
-        /// Spare capacity reserved after a body of known length, for parsers that read a little past
-        /// the end of their input (simdjson reads up to 64 bytes past it) without copying the body.
-        public var bodyCapacityPadding: Int = 0
+        /// Spare capacity reserved, and zeroed, after a body of known length: the handler's reader may read
+        /// that many bytes past the end of ``HTTPRequest/body`` (up to its capacity) without a copy. Default 0.
+        public var reservedTrailingCapacity: Int = 0
         /// How long ``HTTPServer/shutdown(grace:)`` waits for in-flight requests by default.
         public var shutdownGracePeriod: Duration
         /// How long a request may take to arrive completely, head and body, counted from the moment the server
@@ -143,32 +143,9 @@ extension HTTPServer {
         /// ``requestTimeout`` in whole seconds, rounded up.
         var requestTimeoutSeconds: Int { Self.wholeSeconds(requestTimeout) }
 
-        private static func wholeSeconds(_ duration: Duration) -> Int {
+        static func wholeSeconds(_ duration: Duration) -> Int {
             let (seconds, attoseconds) = duration.components
             return Int(seconds) + (attoseconds > 0 ? 1 : 0)
-        }
-
-        /// Checks the numeric fields.
-        /// - Throws: ``HTTPServerError/invalidConfiguration(_:)`` naming the first bad field.
-        func validate() throws(HTTPServerError) {
-            guard (0...65535).contains(port) else { throw .invalidConfiguration("port") }
-            guard threads >= 1 else { throw .invalidConfiguration("threads") }
-            guard connectionLimit >= 1 else { throw .invalidConfiguration("connectionLimit") }
-            guard perConnectionMemoryLimit >= 4096 else { throw .invalidConfiguration("perConnectionMemoryLimit") }
-            guard connectionTimeout >= .zero, connectionTimeoutSeconds <= Int(UInt32.max) else {
-                throw .invalidConfiguration("connectionTimeout")
-            }
-            guard maxBodyBytes >= 0 else { throw .invalidConfiguration("maxBodyBytes") }
-            guard (0...4096).contains(bodyCapacityPadding) else { throw .invalidConfiguration("bodyCapacityPadding") }
-            guard shutdownGracePeriod >= .zero else { throw .invalidConfiguration("shutdownGracePeriod") }
-            guard computeThreads >= 1 else { throw .invalidConfiguration("computeThreads") }
-            guard computeQueueLimit >= 0 else { throw .invalidConfiguration("computeQueueLimit") }
-            guard inlineBodyLimit >= 0 else { throw .invalidConfiguration("inlineBodyLimit") }
-            guard admissionTimeout >= .zero else { throw .invalidConfiguration("admissionTimeout") }
-            guard sendTimeout > .zero, sendTimeoutSeconds <= Int(UInt32.max) else {
-                throw .invalidConfiguration("sendTimeout")
-            }
-            guard requestTimeout > .zero else { throw .invalidConfiguration("requestTimeout") }
         }
     }
 }

@@ -30,12 +30,11 @@ import Darwin
 /// are sent, or until its client has read nothing for ``Configuration/sendTimeout``.
 ///
 /// ```swift
-/// TerminationSignals.block()
 /// let server = HTTPServer(configuration: .init(port: 8080)) { request in
 ///     HTTPResponse(status: 200, body: Array("hello\n".utf8))
 /// }
 /// try server.start()
-/// _ = TerminationSignals.wait()
+/// // … until the process is told to stop (the executable owns its signals)
 /// server.shutdown()
 /// ```
 public final class HTTPServer: Sendable {
@@ -71,7 +70,7 @@ public final class HTTPServer: Sendable {
 
     /// Binds the socket and starts the worker threads; returns once the server accepts connections.
     ///
-    /// - Throws: ``HTTPServerError/invalidConfiguration(_:)``, ``HTTPServerError/invalidHost(_:)``,
+    /// - Throws: ``HTTPServerError/invalidConfiguration(_:allowed:)``, ``HTTPServerError/invalidHost(_:)``,
     ///   ``HTTPServerError/alreadyStarted``, or ``HTTPServerError/startFailed(port:errno:)``
     ///   (e.g. `EADDRINUSE`).
     public func start() throws(HTTPServerError) {
@@ -81,7 +80,6 @@ public final class HTTPServer: Sendable {
             guard case .idle = state else { throw .alreadyStarted }
             try configuration.validate()
             guard context.pool.isRunning else { throw .startFailed(port: configuration.port, errno: EAGAIN) }
-            ProcessMemory.useOwnMappingsForLargeBlocks()
             let address = try SocketAddress(host: configuration.host, port: configuration.port)
             guard context.janitor.start() else { throw .startFailed(port: configuration.port, errno: EAGAIN) }
             var flags = MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_EPOLL.rawValue | MHD_USE_ITC.rawValue
@@ -141,8 +139,7 @@ public final class HTTPServer: Sendable {
     /// and discarded until it closes, for at most two seconds, so that no answer is lost to a reset; a client
     /// that still sends after the daemon has stopped (or past those two seconds) may see one.
     ///
-    /// Blocks the calling thread (call it from `main` after ``TerminationSignals/wait()``, not from
-    /// a handler). A second call, concurrent or later, or a call on a never-started server returns
+    /// Blocks the calling thread (call it from `main` once told to stop, not from a handler). A second call, concurrent or later, or a call on a never-started server returns
     /// at once.
     ///
     /// - Parameter grace: The longest wait for in-flight requests; `nil` uses

@@ -6,8 +6,8 @@ import Darwin
 
 /// Why an ``HTTPServer`` could not start.
 public enum HTTPServerError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// A configuration field is out of range; the payload names it.
-    case invalidConfiguration(String)
+    /// A setting is out of its allowed range (durations in whole seconds, rounded up).
+    case invalidConfiguration(HTTPServer.Configuration.Setting, allowed: ClosedRange<Int>)
     /// The host could not be resolved to an IPv4 or IPv6 address.
     case invalidHost(String)
     /// ``HTTPServer/start()`` was called on a server that was already started.
@@ -18,8 +18,8 @@ public enum HTTPServerError: Error, Sendable, Hashable, CustomStringConvertible 
     /// A one-line explanation including the system error text.
     public var description: String {
         switch self {
-        case .invalidConfiguration(let field):
-            return "invalid HTTP server configuration: \(field)"
+        case .invalidConfiguration(let setting, let allowed):
+            return "invalid HTTP server configuration: \(setting) is not in \(allowed.lowerBound)…\(allowed.upperBound)"
         case .invalidHost(let host):
             return "cannot resolve host '\(host)'"
         case .alreadyStarted:

@@ -231,10 +231,6 @@ private func readHead(
     let head = RequestHead.read(
         connection, method: method, version: version, target: state.target, targetSpan: state.targetSpan)
     state.headers = head.headers
-    if let info = CMicroHTTPD_get_connection_info(connection, .CONNECTION_INFO_CLIENT_ADDRESS),
-       let address = info.pointee.client_addr {
-        state.client = ClientAddress(copying: address)
-    }
     // A large answer before this request shortened the connection's timeout; the idle timeout is back.
     if let info = CMicroHTTPD_get_connection_info(connection, .CONNECTION_INFO_CONNECTION_TIMEOUT),
        info.pointee.connection_timeout != context.connectionTimeoutSeconds {
@@ -265,7 +261,7 @@ private func readHead(
         return .YES
     }
 
-    if let declared { state.body.reserveCapacity(declared + context.bodyCapacityPadding) }
+    if let declared { state.body.reserveCapacity(declared + context.reservedTrailingCapacity) }
     let needed = context.estimate(state, bodyBytes: declared ?? 0)
     // Light: a body known to stay under the inline limit (probes, metrics, small diffs). It may use the
     // budget's light reserve, so that a budget full of large requests still answers probes at once.
@@ -357,10 +353,9 @@ private func answer(_ state: RequestState, on connection: OpaquePointer, context
         }
     }
     let (path, query) = state.pathAndQuery
-    let body = state.takeBody(zeroingPadding: context.bodyCapacityPadding)
+    let body = state.takeBody(zeroingTrailing: context.reservedTrailingCapacity)
     let bodyBytes = body.count
-    var request = HTTPRequest(method: state.method, path: path, query: query, headers: state.headers, body: body)
-    request.client = state.client
+    let request = HTTPRequest(method: state.method, path: path, query: query, headers: state.headers, body: body)
 
     if bodyBytes < context.inlineBodyLimit {
         state.phase = .answered
@@ -377,7 +372,6 @@ private func answer(_ state: RequestState, on connection: OpaquePointer, context
         run: {
             let response = context.handler(pending.take())
             settle(state, answerBytes: response.body.count, context: context)
-            if bodyBytes >= ProcessMemory.largeRequestBytes { ProcessMemory.releaseFreeMemory() }
             state.answer = response
             state.phase = .answerReady
             suspended.resume()

@@ -38,7 +38,6 @@ final class RequestState: @unchecked Sendable {
     var phase = Phase.awaitingHead
     var method = ""
     var headers = HTTPHeaders()
-    var client: ClientAddress?
     var body: [UInt8] = []
     /// Bytes thrown away while ``Phase/discardingBody``.
     var discardedBytes = 0
@@ -85,13 +84,13 @@ final class RequestState: @unchecked Sendable {
         }
     }
 
-    /// Moves the accumulated body out without copying it. When its spare capacity holds `padding` bytes, they
-    /// are set to zero first (written, then dropped from the count), so that a parser allowed to read past the
-    /// end (simdjson) finds no stray token left there by an earlier allocation.
-    func takeBody(zeroingPadding padding: Int) -> [UInt8] {
-        if padding > 0 && body.capacity - body.count >= padding {
-            body.append(contentsOf: repeatElement(0, count: padding))
-            body.removeLast(padding)
+    /// Moves the accumulated body out without copying it. When its spare capacity holds `trailing` bytes, they
+    /// are set to zero first (written, then dropped from the count), so that a reader allowed to read past the
+    /// end finds zeros there, not what an earlier allocation left.
+    func takeBody(zeroingTrailing trailing: Int) -> [UInt8] {
+        if trailing > 0 && body.capacity - body.count >= trailing {
+            body.append(contentsOf: repeatElement(0, count: trailing))
+            body.removeLast(trailing)
         }
         var taken: [UInt8] = []
         swap(&taken, &body)

@@ -9,7 +9,7 @@ final class ServerContext: Sendable {
     /// The largest accepted body.
     let maxBodyBytes: Int
     /// Spare capacity reserved after a body of known length.
-    let bodyCapacityPadding: Int
+    let reservedTrailingCapacity: Int
     /// Bytes discarded past ``maxBodyBytes`` before the connection is cut without an answer.
     let overflowDrainLimit: Int
     /// The answers to refused requests (status and `Connection: close` enforced by ``refusal(_:method:path:)``).
@@ -46,7 +46,7 @@ final class ServerContext: Sendable {
     init(configuration: HTTPServer.Configuration, handler: @escaping @Sendable (HTTPRequest) -> HTTPResponse) {
         self.handler = handler
         self.maxBodyBytes = configuration.maxBodyBytes
-        self.bodyCapacityPadding = configuration.bodyCapacityPadding
+        self.reservedTrailingCapacity = configuration.reservedTrailingCapacity
         self.overflowDrainLimit = max(configuration.maxBodyBytes, 1 << 20)
         self.refusalResponse = configuration.refusalResponse
         self.libraryMessage = configuration.libraryMessage

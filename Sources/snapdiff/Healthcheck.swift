@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import MicroHTTP
+import ProcessRuntime
 
 /// `snapdiff healthcheck`: asks a running service for `GET /healthz` and exits 0 on a 200.
 ///

@@ -93,50 +93,45 @@ struct Serve: ParsableCommand {
     private func resolved() throws -> (ServiceConfiguration, Logger.Level) {
         var configuration = ServiceConfiguration()
         let environment = ProcessInfo.processInfo.environment
-        func value(_ flag: Int?, _ variable: String) throws -> Int? {
+        func value(_ flag: Int?, _ setting: ServiceConfiguration.Setting) throws -> Int? {
             if let flag { return flag }
-            guard let text = environment[variable] else { return nil }
+            guard let variable = Self.names[setting]?.variable, let text = environment[variable] else { return nil }
             guard let number = Int(text) else { throw ValidationError("\(variable)=\(text) is not an integer") }
             return number
         }
         configuration.host = host ?? environment["SNAPDIFF_HOST"] ?? configuration.host
-        configuration.port = try value(port, "SNAPDIFF_PORT") ?? configuration.port
-        configuration.threads = try value(threads, "SNAPDIFF_THREADS") ?? configuration.threads
-        let bodyLimit = try value(maxBodyBytes, "SNAPDIFF_MAX_BODY_BYTES")
-        configuration.connectionLimit = try value(connectionLimit, "SNAPDIFF_CONNECTION_LIMIT") ?? configuration.connectionLimit
-        if let seconds = try value(connectionTimeout, "SNAPDIFF_CONNECTION_TIMEOUT") {
-            guard seconds >= 1 else { throw ValidationError("the connection timeout must be at least 1 second") }
+        configuration.port = try value(port, .port) ?? configuration.port
+        configuration.threads = try value(threads, .threads) ?? configuration.threads
+        let bodyLimit = try value(maxBodyBytes, .maxBodyBytes)
+        configuration.connectionLimit = try value(connectionLimit, .connectionLimit) ?? configuration.connectionLimit
+        if let seconds = try value(connectionTimeout, .connectionTimeout) {
             configuration.connectionTimeout = .seconds(seconds)
         }
-        if let seconds = try value(shutdownGrace, "SNAPDIFF_SHUTDOWN_GRACE") {
-            guard seconds >= 0 else { throw ValidationError("the shutdown grace period cannot be negative") }
+        if let seconds = try value(shutdownGrace, .shutdownGracePeriod) {
             configuration.shutdownGracePeriod = .seconds(seconds)
         }
         if let list = environment["SNAPDIFF_CURSOR_KEY"] {
             do {
                 configuration.cursorSecrets = try ServiceConfiguration.cursorSecrets(parsing: list)
             } catch {
-                throw ValidationError(error.description)
+                throw ValidationError(Self.message(for: error))
             }
         }
-        configuration.computeThreads = try value(computeThreads, "SNAPDIFF_COMPUTE_THREADS") ?? configuration.computeThreads
+        configuration.computeThreads = try value(computeThreads, .computeThreads) ?? configuration.computeThreads
         configuration.computeQueueLimit =
-            try value(computeQueueLimit, "SNAPDIFF_COMPUTE_QUEUE_LIMIT") ?? configuration.computeQueueLimit
-        if let seconds = try value(admissionTimeout, "SNAPDIFF_ADMISSION_TIMEOUT") {
-            guard seconds >= 0 else { throw ValidationError("the admission timeout cannot be negative") }
+            try value(computeQueueLimit, .computeQueueLimit) ?? configuration.computeQueueLimit
+        if let seconds = try value(admissionTimeout, .admissionTimeout) {
             configuration.admissionTimeout = .seconds(seconds)
         }
-        if let seconds = try value(sendTimeout, "SNAPDIFF_SEND_TIMEOUT") {
-            guard seconds >= 1 else { throw ValidationError("the send timeout must be at least 1 second") }
+        if let seconds = try value(sendTimeout, .sendTimeout) {
             configuration.sendTimeout = .seconds(seconds)
         }
-        if let seconds = try value(requestTimeout, "SNAPDIFF_REQUEST_TIMEOUT") {
-            guard seconds >= 1 else { throw ValidationError("the request timeout must be at least 1 second") }
+        if let seconds = try value(requestTimeout, .requestTimeout) {
             configuration.requestTimeout = .seconds(seconds)
         }
         if let text = memoryBudget ?? environment["SNAPDIFF_MEMORY_BUDGET"] {
-            guard let bytes = Self.bytes(text), bytes >= 1 else {
-                throw ValidationError("memory budget \(text) is not a positive number of bytes (e.g. 402653184 or 384Mi)")
+            guard let bytes = Self.bytes(text) else {
+                throw ValidationError("memory budget \(text) is not a number of bytes (e.g. 402653184 or 384Mi)")
             }
             configuration.memoryBudget = bytes
         }
@@ -147,13 +142,47 @@ struct Serve: ParsableCommand {
         do {
             try configuration.validate()
         } catch {
-            throw ValidationError(error.description)
+            throw ValidationError(Self.message(for: error))
         }
         let levelName = logLevel ?? environment["SNAPDIFF_LOG_LEVEL"] ?? "info"
         guard let level = Logger.Level(rawValue: levelName.lowercased()) else {
             throw ValidationError("log level \(levelName) is not one of \(Logger.Level.allCases.map(\.rawValue).joined(separator: ", "))")
         }
         return (configuration, level)
+    }
+
+    /// The flag and the environment variable of each setting `serve` takes, and the unit of its value.
+    private static let names: [ServiceConfiguration.Setting: (flag: String, variable: String, unit: String)] = [
+        .port: ("--port", "SNAPDIFF_PORT", ""),
+        .threads: ("--threads", "SNAPDIFF_THREADS", ""),
+        .maxBodyBytes: ("--max-body-bytes", "SNAPDIFF_MAX_BODY_BYTES", " bytes"),
+        .connectionLimit: ("--connection-limit", "SNAPDIFF_CONNECTION_LIMIT", ""),
+        .connectionTimeout: ("--connection-timeout", "SNAPDIFF_CONNECTION_TIMEOUT", " seconds"),
+        .shutdownGracePeriod: ("--shutdown-grace", "SNAPDIFF_SHUTDOWN_GRACE", " seconds"),
+        .memoryBudget: ("--memory-budget", "SNAPDIFF_MEMORY_BUDGET", " bytes"),
+        .computeThreads: ("--compute-threads", "SNAPDIFF_COMPUTE_THREADS", ""),
+        .computeQueueLimit: ("--compute-queue-limit", "SNAPDIFF_COMPUTE_QUEUE_LIMIT", ""),
+        .admissionTimeout: ("--admission-timeout", "SNAPDIFF_ADMISSION_TIMEOUT", " seconds"),
+        .sendTimeout: ("--send-timeout", "SNAPDIFF_SEND_TIMEOUT", " seconds"),
+        .requestTimeout: ("--request-timeout", "SNAPDIFF_REQUEST_TIMEOUT", " seconds"),
+    ]
+
+    /// The configuration's error under the flags' and variables' names.
+    private static func message(for error: ServiceConfiguration.Invalid) -> String {
+        switch error {
+        case .outOfRange(let setting, let value, let allowed):
+            guard let name = names[setting] else { return error.description }  // a setting serve does not take
+            let upper = allowed.upperBound == .max ? "" : "\(allowed.upperBound)"
+            return "\(name.flag) \(value) (env \(name.variable)) is not in \(allowed.lowerBound)…\(upper)\(name.unit)"
+        case .cursorSecretTooShort(let position, let count, let length):
+            return "cursor key \(position) of \(count) has \(length) characters; each key in SNAPDIFF_CURSOR_KEY needs at "
+                + "least \(ServiceConfiguration.minimumCursorSecretLength) (they key the layout cursors' HMAC)"
+        case .budgetTooSmall(let budget, let maxBodyBytes, let largestRequest, let largestBody):
+            return "a memory budget (--memory-budget, SNAPDIFF_MEMORY_BUDGET) of \(budget) bytes cannot hold the largest "
+                + "request the body limit (--max-body-bytes, SNAPDIFF_MAX_BODY_BYTES) of \(maxBodyBytes) bytes allows "
+                + "(\(largestRequest) bytes at its peak); raise the budget to at least \(largestRequest) or lower the body "
+                + "limit to at most \(largestBody) bytes"
+        }
     }
 
     /// A byte count written as digits, optionally followed by `Ki`, `Mi` or `Gi` (powers of 1024, as in

@@ -268,12 +268,12 @@ import TestSupport
     }
 
     @Test func cursorsWorkAcrossReplicasSharingTheKey() throws {
-        func layout(_ service: DiffService, _ body: String) -> HTTPResponse {
+        func layout(_ service: ServiceRouter, _ body: String) -> HTTPResponse {
             service.respond(to: HTTPRequest(method: "POST", path: "/layout", headers: ["Content-Type": "application/json"], body: Array(body.utf8)))
         }
-        let first = DiffService(logger: quietLogger, cursors: CursorCodec(secret: "shared"))
-        let second = DiffService(logger: quietLogger, cursors: CursorCodec(secret: "shared"))
-        let stranger = DiffService(logger: quietLogger, cursors: CursorCodec(secret: "other"))
+        let first = ServiceRouter(logger: quietLogger, cursors: CursorCodec(secret: "shared"))
+        let second = ServiceRouter(logger: quietLogger, cursors: CursorCodec(secret: "shared"))
+        let stranger = ServiceRouter(logger: quietLogger, cursors: CursorCodec(secret: "other"))
         let page = try JSON(parsing: layout(first, #"{"settings": \#(Self.settings), "items": \#(Self.photos(0..<2))}"#).body)
         let cursor = try #require(page["nextCursor"]?.string)
         let next = #"{"settings": \#(Self.settings), "items": \#(Self.photos(2..<4)), "cursor": "\#(cursor)"}"#

@@ -52,7 +52,7 @@ import Testing
         (.shuttingDown, .shuttingDown),
     ])
     func overloadIsAProblemWithRetryAfter(reason: HTTPServer.Overload, type: ProblemType) throws {
-        let response = DiffService(logger: quietLogger).overloaded(reason, method: "POST", path: "/diff")
+        let response = ServiceRouter(logger: quietLogger).overloaded(reason, method: "POST", path: "/diff")
         #expect(response.status == 503)
         #expect(response.headers["retry-after"] == "1")
         #expect(response.headers["content-type"] == "application/problem+json")

@@ -65,6 +65,29 @@ import Testing
         }
     }
 
+    /// The route table and `openapi.yaml`'s `paths` name the same operations.
+    @Test func openAPIDescribesExactlyTheRouteTable() throws {
+        let document = String(decoding: OpenAPIDocument.bytes, as: UTF8.self)
+        var operations: Set<String> = []
+        var inPaths = false
+        var path: Substring?
+        for line in document.split(separator: "\n", omittingEmptySubsequences: false) {
+            if !line.hasPrefix(" ") && !line.isEmpty { inPaths = line == "paths:" }
+            guard inPaths else { continue }
+            if line.hasPrefix("  /"), line.hasSuffix(":"), !line.hasPrefix("   ") {
+                path = line.dropFirst(2).dropLast()
+            } else if let path, line.hasPrefix("    "), !line.hasPrefix("     "), line.hasSuffix(":") {
+                let method = line.dropFirst(4).dropLast()
+                if ["get", "post", "put", "delete", "patch", "head", "options"].contains(method) {
+                    operations.insert("\(method.uppercased()) \(path)")
+                }
+            }
+        }
+        let routes = Set(ServiceRouter.routes.map { "\($0.method) \($0.path)" })
+        #expect(operations == routes)
+        #expect(routes.count == ServiceRouter.routes.count, "one route per path")
+    }
+
     @Test func queryStringDoesNotChangeTheRoute() throws {
         try withService { service in
             let response = try service.connect().request("GET", "/healthz?verbose=1")

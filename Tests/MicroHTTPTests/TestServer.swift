@@ -43,7 +43,6 @@ func echo(_ request: HTTPRequest) -> HTTPResponse {
             "X-Method": request.method,
             "X-Path": request.path,
             "X-Query": request.query ?? "<none>",
-            "X-Remote": request.remoteAddress ?? "<none>",
             "X-Test": request.header("X-TEST") ?? "<none>",
             "X-Length": String(request.body.count),
         ],

@@ -82,7 +82,9 @@ private func file(_ name: String, _ text: String) throws -> String {
 
     @Test(arguments: [
         (["serve", "--port", "99999"], [:], "port 99999"),
-        (["serve", "--threads", "0"], [:], "threads must be at least 1"),
+        (["serve", "--threads", "0"], [:], "--threads 0 (env SNAPDIFF_THREADS) is not in 1…"),
+        (["serve"], ["SNAPDIFF_CONNECTION_TIMEOUT": "0"], "--connection-timeout 0 (env SNAPDIFF_CONNECTION_TIMEOUT) is not in 1…"),
+        (["serve", "--memory-budget", "0"], [:], "--memory-budget 0 (env SNAPDIFF_MEMORY_BUDGET) is not in 1…"),
         (["serve"], ["SNAPDIFF_PORT": "abc"], "SNAPDIFF_PORT=abc"),
         (["serve", "--log-level", "loud"], [:], "log level loud"),
         (["serve"], ["SNAPDIFF_CURSOR_KEY": "0123456789abcdef,short"], "cursor key 2 of 2 has 5 characters"),

@@ -12,8 +12,8 @@ public enum ProcessMemory {
     /// Bodies of at least this many bytes trigger ``releaseFreeMemory()`` once answered.
     public static let largeRequestBytes = 4 << 20
 
-    /// Serves allocations of 4 MiB and more with their own mappings, for the life of the process.
-    /// ``HTTPServer/start()`` calls it.
+    /// Serves allocations of 4 MiB and more with their own mappings, for the life of the process. A server
+    /// calls it once before it starts.
     public static func useOwnMappingsForLargeBlocks() {
         _ = CMalloc_setMmapThreshold(4 << 20)
     }

@@ -1,0 +1,29 @@
+import MicroHTTP
+
+/// One route of the service: its path, its one method, its label in the metrics, its name among the index's
+/// links, and what answers it. ``ServiceRouter/routes`` lists them all; routing, the metrics' route labels,
+/// the links of `GET /` and the test against `openapi.yaml` all read that one table.
+struct Route: Sendable {
+    /// The exact path, e.g. `"/diff"` (the query is not part of it).
+    var path: String
+    /// The one method the path accepts.
+    var method: String
+    /// The `route` label of the path's metrics.
+    var metricsLabel: String
+    /// The route's name among the links of `GET /`, or `nil` when the index does not link it (the index itself).
+    var link: String?
+    /// Answers a request routed here.
+    var answer: @Sendable (ServiceRouter, HTTPRequest) -> HTTPResponse
+
+    /// Creates a route whose metrics label is its path.
+    init(
+        _ method: String, _ path: String, link: String?,
+        answer: @escaping @Sendable (ServiceRouter, HTTPRequest) -> HTTPResponse
+    ) {
+        self.path = path
+        self.method = method
+        self.metricsLabel = path
+        self.link = link
+        self.answer = answer
+    }
+}

@@ -1,0 +1,30 @@
+import MicroHTTP
+
+extension ServiceConfiguration {
+    /// A configuration that cannot work, with what a command line or a log needs to say why.
+    public enum Invalid: Error, Sendable, Hashable, CustomStringConvertible {
+        /// A setting whose value is out of its allowed range (a duration's in whole seconds).
+        case outOfRange(Setting, value: Int, allowed: ClosedRange<Int>)
+        /// Cursor secret `position` (from 1) of `count` has `length` characters, fewer than
+        /// ``ServiceConfiguration/minimumCursorSecretLength``.
+        case cursorSecretTooShort(position: Int, count: Int, length: Int)
+        /// The memory budget cannot hold the largest request the body limit allows (`largestRequest` bytes at its
+        /// peak); `largestBody` is the largest body limit it can hold.
+        case budgetTooSmall(budget: Int, maxBodyBytes: Int, largestRequest: Int, largestBody: Int)
+
+        /// What is wrong, in a sentence, with the settings under their Swift names.
+        public var description: String {
+            switch self {
+            case .outOfRange(let setting, let value, let allowed):
+                "\(setting) \(value) is not in \(allowed.lowerBound)…\(allowed.upperBound)"
+            case .cursorSecretTooShort(let position, let count, let length):
+                "cursor key \(position) of \(count) has \(length) characters; each needs at least "
+                    + "\(ServiceConfiguration.minimumCursorSecretLength) (they key the layout cursors' HMAC)"
+            case .budgetTooSmall(let budget, let maxBodyBytes, let largestRequest, let largestBody):
+                "a memory budget of \(budget) bytes cannot hold the largest request the body limit of "
+                    + "\(maxBodyBytes) bytes allows (\(largestRequest) bytes at its peak); raise the budget to at least "
+                    + "\(largestRequest) or lower the body limit to at most \(largestBody) bytes"
+            }
+        }
+    }
+}

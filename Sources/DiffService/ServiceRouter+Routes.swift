@@ -1,0 +1,97 @@
+import MicroHTTP
+
+extension ServiceRouter {
+    /// Every route of the service, the one table of them: ``route(_:)`` dispatches through it,
+    /// ``ServiceMetrics`` labels by it, and `GET /` links it.
+    static let routes: [Route] = [
+        Route("GET", "/", link: nil) { router, _ in router.index() },
+        Route("POST", "/diff", link: "diff") { router, request in
+            router.json(request) {
+                var statistics = DiffStatistics()
+                defer { router.metrics.record(statistics) }
+                return DiffEndpoint.respond(to: request.body, cursors: router.cursors, statistics: &statistics)
+            }
+        },
+        Route("POST", "/layout", link: "layout") { router, request in
+            router.json(request) { LayoutEndpoint.respond(to: request.body, cursors: router.cursors) }
+        },
+        Route("GET", "/openapi.yaml", link: "openapi") { _, _ in
+            HTTPResponse(status: 200, headers: ["Content-Type": "application/yaml"], body: OpenAPIDocument.bytes)
+        },
+        Route("GET", "/healthz", link: "health") { _, _ in json(#"{"status":"ok"}"#) },
+        Route("GET", "/readyz", link: "ready") { router, _ in router.ready() },
+        Route("GET", "/metrics", link: "metrics") { router, _ in
+            HTTPResponse(
+                status: 200, headers: ["Content-Type": "text/plain; version=0.0.4; charset=utf-8"],
+                body: router.metrics.exposition(budget: router.budget))
+        },
+    ]
+
+    /// The position in ``routes`` of each path.
+    private static let positions = Dictionary(uniqueKeysWithValues: routes.indices.map { (routes[$0].path, $0) })
+
+    /// The position in ``routes`` of the route at `path`, or `nil` when no route has that path.
+    /// - Complexity: O(*m*) in the length of the path (one hash lookup).
+    static func position(of path: String) -> Int? {
+        positions[path]
+    }
+
+    /// The route for a request's path and method, or the problem (404, 405) when there is none.
+    func route(_ request: HTTPRequest) -> HTTPResponse {
+        guard let position = Self.position(of: request.path) else {
+            return Problem(.notFound, detail: "No resource at \(request.path); see GET / for the routes.")
+                .response(instance: request.path)
+        }
+        let route = Self.routes[position]
+        guard route.method == request.method else {
+            var problem = Problem(
+                .methodNotAllowed, detail: "\(request.path) accepts \(route.method), not \(request.method).")
+            problem.allowedMethods = [route.method]
+            return problem.response(instance: request.path)
+        }
+        return route.answer(self, request)
+    }
+
+    /// `GET /`: the service's name and version, and a link to every route but itself.
+    private func index() -> HTTPResponse {
+        var writer = JSONWriter()
+        writer.beginObject()
+        writer.member("name", ServiceInfo.name)
+        writer.member("version", ServiceInfo.version)
+        writer.key("links")
+        writer.beginObject()
+        for route in Self.routes {
+            if let link = route.link { writer.member(link, route.path) }
+        }
+        writer.endObject()
+        writer.endObject()
+        return HTTPResponse(status: 200, headers: ["Content-Type": "application/json"], body: writer.bytes)
+    }
+
+    /// `GET /readyz`: ready, or 503 once shutdown has begun.
+    private func ready() -> HTTPResponse {
+        guard readiness.isReady else {
+            var problem = Problem(.shuttingDown, detail: "The service is shutting down and takes no new work.")
+            problem.retryAfterSeconds = 1
+            return problem.response(instance: "/readyz")
+        }
+        return Self.json(#"{"status":"ready"}"#)
+    }
+
+    /// A 200 with a fixed JSON body.
+    private static func json(_ text: String) -> HTTPResponse {
+        HTTPResponse(status: 200, headers: ["Content-Type": "application/json"], body: Array(text.utf8))
+    }
+
+    /// Answers a JSON POST, or 415 when the body is not declared as JSON.
+    private func json(_ request: HTTPRequest, _ answer: () -> HTTPResponse) -> HTTPResponse {
+        guard Self.isJSON(request.header("content-type")) else {
+            let given = request.header("content-type").map { "Content-Type \($0)" } ?? "no Content-Type"
+            return Problem(
+                .unsupportedMediaType,
+                detail: "\(given); send application/json (or any +json type), e.g. curl --json @request.json.")
+                .response(instance: request.path)
+        }
+        return answer()
+    }
+}

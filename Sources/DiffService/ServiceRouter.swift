@@ -1,0 +1,165 @@
+import Logging
+import MicroHTTP
+
+/// The snapdiff HTTP API: routes each request through ``routes`` to `POST /diff`, `POST /layout` or an
+/// operational endpoint, turns every error into RFC 9457 problem+json, and logs and counts every answer,
+/// the HTTP layer's own included. One value serves every worker thread.
+public struct ServiceRouter: Sendable {
+    let readiness: Readiness
+    private let logger: Logger
+    let cursors: CursorCodec
+    let metrics: ServiceMetrics
+    let budget: MemoryBudget?
+
+    /// Creates the service.
+    ///
+    /// - Parameters:
+    ///   - readiness: The shared readiness state (`/readyz`).
+    ///   - logger: Where one line per request goes.
+    ///   - cursors: Seals and opens layout cursors (the key shared by every replica).
+    ///   - metrics: The metrics `GET /metrics` serves.
+    ///   - budget: The HTTP layer's memory budget, reported in `GET /metrics`.
+    public init(
+        readiness: Readiness = Readiness(), logger: Logger = Logger(label: "snapdiff"), cursors: CursorCodec = CursorCodec(),
+        metrics: ServiceMetrics = ServiceMetrics(), budget: MemoryBudget? = nil
+    ) {
+        self.readiness = readiness
+        self.logger = logger
+        self.cursors = cursors
+        self.metrics = metrics
+        self.budget = budget
+    }
+
+    /// The 503 for a request the HTTP layer could not take (memory budget, compute queue, shutdown): problem+json
+    /// with `Retry-After`, logged and counted like every answer.
+    ///
+    /// - Parameters:
+    ///   - reason: Why the request was not taken.
+    ///   - method: The request's method.
+    ///   - path: The request's path.
+    public func overloaded(_ reason: HTTPServer.Overload, method: String, path: String) -> HTTPResponse {
+        var problem: Problem
+        switch reason {
+        case .memoryBudgetExhausted(let needed, let capacity):
+            problem = Problem(
+                .overloaded,
+                detail: "The request needs \(needed) bytes of the memory budget of \(capacity) bytes, and other requests "
+                    + "hold the rest; retry after Retry-After seconds.")
+            problem.limit = capacity
+        case .computeQueueFull(let limit):
+            problem = Problem(
+                .overloaded,
+                detail: "Every compute thread is busy and \(limit) requests already wait; retry after Retry-After seconds.")
+        case .shuttingDown:
+            problem = Problem(.shuttingDown, detail: "The service is shutting down and took no new work; retry on another replica.")
+        }
+        problem.retryAfterSeconds = 1
+        return answeredByServer(problem, method: method, path: path, level: .notice, reason: "\(reason)")
+    }
+
+    /// The answer to a request the HTTP layer refused itself (bad framing, a body too large or sent chunked, a
+    /// request too slow): problem+json, logged and counted like every answer.
+    ///
+    /// - Parameters:
+    ///   - refusal: Why the request was refused.
+    ///   - method: The request's method (empty when its head had not arrived).
+    ///   - path: The request's path (empty when its request line had not arrived).
+    public func refused(_ refusal: HTTPServer.Refusal, method: String, path: String) -> HTTPResponse {
+        var problem: Problem
+        switch refusal {
+        case .malformed(let what):
+            problem = Problem(.malformedRequest, detail: "The request's head breaks HTTP/1.1 framing: \(what).")
+        case .contentTooLarge(let limit):
+            problem = Problem(.contentTooLarge, detail: "The body is larger than the limit of \(limit) bytes.")
+            problem.limit = limit
+        case .lengthRequired:
+            problem = Problem(
+                .lengthRequired,
+                detail: "The body was sent with Transfer-Encoding: chunked; send it with Content-Length instead.")
+        case .transferCodingNotImplemented(let coding):
+            problem = Problem(
+                .notImplemented,
+                detail: "The transfer coding \"\(coding)\" is not supported; send the body with Content-Length.")
+        case .requestTimeout(let seconds):
+            problem = Problem(
+                .requestTimeout, detail: "The request did not arrive completely within \(seconds) seconds.")
+        }
+        return answeredByServer(problem, method: method, path: path, level: .info, reason: "\(refusal)")
+    }
+
+    /// Logs a message of libmicrohttpd's; one that reports an answer libmicrohttpd sent on its own is logged as
+    /// that request's line and counted.
+    ///
+    /// - Parameters:
+    ///   - message: libmicrohttpd's message.
+    ///   - answeredStatus: The status of the answer it sent, if the message reports one.
+    public func libraryMessage(_ message: String, answeredStatus: Int?) {
+        guard let status = answeredStatus else {
+            logger.debug("libmicrohttpd", metadata: ["detail": "\(message)"])
+            return
+        }
+        // The message quotes the answer's body: "… code is 400 ('<html>…</html>')). Closing connection."
+        let body = message.firstRange(of: "('").flatMap { start in
+            message.range(of: "'))", options: .backwards).map { message[start.upperBound..<$0.lowerBound] }
+        }
+        metrics.begin()
+        record(
+            AnsweredRequest(
+                method: "", path: "", status: status, answerBytes: body?.utf8.count ?? 0, reason: message,
+                answeredBy: "libmicrohttpd"),
+            level: .info)
+    }
+
+    /// An answer the HTTP layer sends without the handler: with a new request id, logged and counted.
+    private func answeredByServer(
+        _ problem: Problem, method: String, path: String, level: Logger.Level, reason: String?
+    ) -> HTTPResponse {
+        var response = problem.response(instance: path.isEmpty ? nil : path)
+        let requestID = RequestID.generate()
+        response.headers.replaceOrAdd(name: "X-Request-ID", value: requestID)
+        metrics.begin()
+        record(
+            AnsweredRequest(
+                requestID: requestID, method: method, path: path, status: response.status,
+                answerBytes: response.body.count, reason: reason),
+            level: level)
+        return response
+    }
+
+    /// Counts an answered request and writes its log line.
+    private func record(_ answer: AnsweredRequest, level: Logger.Level) {
+        metrics.end(
+            path: answer.path, method: answer.method, status: answer.status, bodyBytes: answer.bodyBytes ?? 0,
+            duration: answer.duration)
+        logger.log(level: level, "request", metadata: answer.metadata)
+    }
+
+    /// Answers one request; never throws, never traps on any input.
+    ///
+    /// Every response carries `X-Request-ID`: the client's (1 to 128 characters among letters, digits and
+    /// `-_.:`) or a new random one; the request's log line carries the same id.
+    ///
+    /// - Parameter request: The complete request.
+    /// - Returns: The response, problem+json for every error.
+    public func respond(to request: HTTPRequest) -> HTTPResponse {
+        let clock = ContinuousClock()
+        let start = clock.now
+        let requestID = RequestID.accept(request.header("x-request-id")) ?? RequestID.generate()
+        metrics.begin()
+        var response = route(request)
+        response.headers.replaceOrAdd(name: "X-Request-ID", value: requestID)
+        // A 503 is the service declining work (draining, overloaded), not a fault.
+        record(
+            AnsweredRequest(
+                requestID: requestID, method: request.method, path: request.path, status: response.status,
+                bodyBytes: request.body.count, answerBytes: response.body.count,
+                duration: start.duration(to: clock.now)),
+            level: response.status == 503 ? .notice : response.status >= 500 ? .error : .info)
+        return response
+    }
+
+    /// Whether a Content-Type is `application/json` or any `+json` type, in any case, parameters ignored.
+    static func isJSON(_ contentType: String?) -> Bool {
+        HTTPHeaders.contentType(contentType, is: "application/json", orSuffix: "+json")
+    }
+}

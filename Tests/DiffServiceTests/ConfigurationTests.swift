@@ -1,0 +1,52 @@
+@testable import DiffService
+import MicroHTTP
+import Testing
+
+/// The one configuration validation: each setting against the HTTP layer's range, with a typed error naming it.
+@Suite struct ConfigurationTests {
+    @Test func defaultsAreValid() throws {
+        try ServiceConfiguration().validate()
+    }
+
+    @Test(arguments: [
+        (ServiceConfiguration.Setting.port, 70000, 0...65535),
+        (.threads, 0, 1...Int(UInt32.max)),
+        (.connectionTimeout, 0, 1...Int(UInt32.max)),
+        (.sendTimeout, 0, 1...Int(UInt32.max)),
+        (.shutdownGracePeriod, -2, 0...Int.max),
+        (.computeQueueLimit, -1, 0...Int.max),
+        (.memoryBudget, 0, 1...Int.max),
+    ])
+    func validationNamesTheSettingAndItsRange(setting: ServiceConfiguration.Setting, value: Int, allowed: ClosedRange<Int>) {
+        var configuration = ServiceConfiguration()
+        switch setting {
+        case .port: configuration.port = value
+        case .threads: configuration.threads = value
+        case .connectionTimeout: configuration.connectionTimeout = .seconds(value)
+        case .sendTimeout: configuration.sendTimeout = .seconds(value)
+        case .shutdownGracePeriod: configuration.shutdownGracePeriod = .seconds(value)
+        case .computeQueueLimit: configuration.computeQueueLimit = value
+        case .memoryBudget: configuration.memoryBudget = value
+        default: Issue.record("\(setting) is not set by this test")
+        }
+        #expect(allowed == setting.allowed)
+        #expect(throws: ServiceConfiguration.Invalid.outOfRange(setting, value: value, allowed: allowed)) {
+            try configuration.validate()
+        }
+    }
+
+    @Test func aShortCursorSecretIsNamedByItsPosition() {
+        var configuration = ServiceConfiguration()
+        configuration.cursorSecrets = ["0123456789abcdef", "short"]
+        #expect(throws: ServiceConfiguration.Invalid.cursorSecretTooShort(position: 2, count: 2, length: 5)) {
+            try configuration.validate()
+        }
+    }
+
+    /// The server's own check is the same table: a configuration the service accepts, the HTTP layer accepts.
+    @Test func theHTTPLayerChecksTheSameRanges() {
+        for setting in HTTPServer.Configuration.Setting.allCases {
+            #expect(setting.allowed.contains(HTTPServer.Configuration().value(of: setting)), "\(setting)")
+        }
+    }
+}
