@@ -40,7 +40,7 @@ let package = Package(
             cxxSettings: [.define("NDEBUG", .when(configuration: .release))],
             linkerSettings: [.linkedLibrary("simdjson")]
         ),
-        .target(name: "SnapshotJSON", dependencies: ["CSimdJSON"]),
+        .target(name: "SnapshotJSON", dependencies: ["CSimdJSON", "ListDiff"]),
 
         // The service: routes, wire glue, problem+json, configuration.
         .target(

@@ -217,6 +217,9 @@ struct CSimdJSON_Parser {
                 if (c == '"' || c == '\\') {
                     text.push_back('\\');
                     text.push_back(c);
+                } else if (c == '\n' || c == '\r' || c == '\t') {  // as Swift's JSONString writes them
+                    text.push_back('\\');
+                    text.push_back(c == '\n' ? 'n' : c == '\r' ? 'r' : 't');
                 } else if (uint8_t(c) < 0x20) {
                     static const char hex[] = "0123456789abcdef";
                     text.append("\\u00");

@@ -5,7 +5,7 @@ import SnapshotJSON
 /// million bad values costs a counter, not a million paths).
 struct FieldErrors {
     /// The first errors, in document order.
-    private(set) var errors: [Problem.FieldError] = []
+    private(set) var errors: [Violation] = []
     /// How many errors were recorded.
     private(set) var count = 0
 
@@ -15,7 +15,7 @@ struct FieldErrors {
     /// Records an error (its path and message are kept only while fewer than ``Problem/listedEntryLimit`` are).
     mutating func add(_ path: @autoclosure () -> String, _ message: @autoclosure () -> String) {
         count += 1
-        if errors.count < Problem.listedEntryLimit { errors.append(Problem.FieldError(path: path(), message: message())) }
+        if errors.count < Problem.listedEntryLimit { errors.append(Violation(path: path(), message: message())) }
     }
 
     /// The 422 problem for the errors.
@@ -100,6 +100,3 @@ struct FieldErrors {
         return nil
     }
 }
-
-/// `base.name`, or `name` at the root.
-func member(_ name: String, of base: String) -> String { base.isEmpty ? name : "\(base).\(name)" }

@@ -37,9 +37,9 @@ struct SectionLayouts {
             var settings: WaterfallSettings?
             var pageSize: Int?
             var hasSettings = false
-            var paths = WaterfallSettingPaths(settings: member("settings", of: base), pageSize: member("pageSize", of: base))
+            var paths = WaterfallSettingPaths(settings: JSONPath.member("settings", of: base), pageSize: JSONPath.member("pageSize", of: base))
             reader.members { reader, name in
-                let field = member(name, of: base)
+                let field = JSONPath.member(name, of: base)
                 switch name {
                 case "section":
                     if reader.kind == .null {
@@ -56,9 +56,9 @@ struct SectionLayouts {
                     reader.skip()
                 }
             }
-            if !hasSettings { errors.add(member("settings", of: base), "missing required member") }
+            if !hasSettings { errors.add(JSONPath.member("settings", of: base), "missing required member") }
             if requests.contains(where: { $0.section == section }) {
-                errors.add(member("section", of: base), "this section already has a layout")
+                errors.add(JSONPath.member("section", of: base), "this section already has a layout")
             }
             if let settings {
                 requests.append(Request(path: base, paths: paths, section: section, settings: settings, pageSize: pageSize))
@@ -85,7 +85,7 @@ struct SectionLayouts {
         var pages: [(section: SectionID, ids: [WireID], page: WaterfallPage, changed: [WireID])] = []
         for request in requests {
             guard let newIndex = Self.index(of: request.section, in: new, dropped: dropped.target) else {
-                errors.add(member("section", of: request.path), "no section with this id in the new snapshot")
+                errors.add(JSONPath.member("section", of: request.path), "no section with this id in the new snapshot")
                 continue
             }
             let newSection = Self.items(of: newIndex, in: new, role: "new", dropped: dropped.target, errors: &errors)

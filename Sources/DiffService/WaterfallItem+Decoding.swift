@@ -22,7 +22,7 @@ extension WaterfallItem {
         var fullWidth = false
         let before = errors.count
         reader.members { reader, name in
-            let field = member(name, of: path)
+            let field = JSONPath.member(name, of: path)
             switch name {
             case "aspectRatio": aspectRatio = errors.decimal(&reader, field)
             case "width": width = errors.decimal(&reader, field)
@@ -51,7 +51,7 @@ extension WaterfallItem {
         } else if let width, let height {
             size = .size(width: width, height: height)
         } else {
-            errors.add(member(width == nil ? "width" : "height", of: path), "missing required member (width and height go together)")
+            errors.add(JSONPath.member(width == nil ? "width" : "height", of: path), "missing required member (width and height go together)")
             return nil
         }
         return WaterfallItem(size: size, extraHeight: extraHeight, isFullWidth: fullWidth)

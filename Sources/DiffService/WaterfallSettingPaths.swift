@@ -1,3 +1,4 @@
+import SnapshotJSON
 import Waterfall
 
 /// Where a request wrote each layout setting, so that the engine's violations name the client's own JSON
@@ -12,24 +13,24 @@ struct WaterfallSettingPaths {
 
     /// The JSON path of a setting.
     func path(of setting: WaterfallSetting) -> String {
-        let columns = member("columns", of: settings)
+        let columns = JSONPath.member("columns", of: settings)
         let name: String
         switch setting {
         case .pageSize: return pageSize
         case .columns: return columns
-        case .columnCount: return columnsIsCount ? columns : member("count", of: columns)
-        case .minimumColumnWidth: return member("minimumWidth", of: columns)
-        case .maximumColumnCount: return member("maximumCount", of: columns)
+        case .columnCount: return columnsIsCount ? columns : JSONPath.member("count", of: columns)
+        case .minimumColumnWidth: return JSONPath.member("minimumWidth", of: columns)
+        case .maximumColumnCount: return JSONPath.member("maximumCount", of: columns)
         case .containerWidth: name = "containerWidth"
         case .scale: name = "scale"
         case .columnSpacing: name = "columnSpacing"
         case .itemSpacing: name = "itemSpacing"
-        case .insetTop: name = "insets.top"
-        case .insetLeading: name = "insets.leading"
-        case .insetBottom: name = "insets.bottom"
-        case .insetTrailing: name = "insets.trailing"
+        case .insetTop: return JSONPath.member("top", of: JSONPath.member("insets", of: settings))
+        case .insetLeading: return JSONPath.member("leading", of: JSONPath.member("insets", of: settings))
+        case .insetBottom: return JSONPath.member("bottom", of: JSONPath.member("insets", of: settings))
+        case .insetTrailing: return JSONPath.member("trailing", of: JSONPath.member("insets", of: settings))
         }
-        return member(name, of: settings)
+        return JSONPath.member(name, of: settings)
     }
 }
 
@@ -57,7 +58,7 @@ extension FieldErrors {
         for violation in violations {
             switch violation.subject {
             case .setting(let setting): add(paths.path(of: setting), violation.reason)
-            case .item(let index, let field): add(member(field.memberName, of: item(index)), violation.reason)
+            case .item(let index, let field): add(JSONPath.member(field.memberName, of: item(index)), violation.reason)
             }
         }
     }

@@ -21,7 +21,7 @@ extension WaterfallSettings {
         var hasWidth = false
         let before = errors.count
         reader.members { reader, name in
-            let field = member(name, of: path)
+            let field = JSONPath.member(name, of: path)
             switch name {
             case "containerWidth":
                 hasWidth = true
@@ -48,7 +48,7 @@ extension WaterfallSettings {
                 reader.skip()
             }
         }
-        if !hasWidth { errors.add(member("containerWidth", of: path), "missing required member") }
+        if !hasWidth { errors.add(JSONPath.member("containerWidth", of: path), "missing required member") }
         return errors.count == before ? settings : nil
     }
 
@@ -65,7 +65,7 @@ extension WaterfallSettings {
         var minimumWidth: ExactDecimal?
         var maximumCount: Int?
         reader.members { reader, name in
-            let field = member(name, of: path)
+            let field = JSONPath.member(name, of: path)
             switch name {
             case "count": count = errors.integer(&reader, field)
             case "minimumWidth": minimumWidth = errors.decimal(&reader, field)
@@ -88,7 +88,7 @@ extension WaterfallSettings {
         guard errors.object(&reader, path) else { return nil }
         var insets = EdgeInsets()
         reader.members { reader, name in
-            let field = member(name, of: path)
+            let field = JSONPath.member(name, of: path)
             switch name {
             case "top": insets.top = errors.decimal(&reader, field) ?? 0
             case "leading": insets.leading = errors.decimal(&reader, field) ?? 0

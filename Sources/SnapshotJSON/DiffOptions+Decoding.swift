@@ -1,3 +1,5 @@
+import ListDiff
+
 extension DiffOptions {
     /// Decodes the canonical encoding of an `"options"` value, appending one violation per problem.
     ///
@@ -16,7 +18,7 @@ extension DiffOptions {
             case "renderings":
                 decodeRenderings(&reader, path: path, violations: &violations)
             case "duplicates":
-                if let value = Self.decodeEnum(DuplicateHandling.self, &reader, path: path, violations: &violations) {
+                if let value = Self.decodeChoice(Self.duplicatePolicies, &reader, path: path, violations: &violations) {
                     duplicates = value
                 }
             case "pretty":
@@ -48,7 +50,8 @@ extension DiffOptions {
         var valid = true
         reader.elements { reader, index in
             let elementPath = JSONPath.element(index, of: path)
-            guard let rendering = Self.decodeEnum(Rendering.self, &reader, path: elementPath, violations: &violations) else {
+            let renderings = Rendering.allCases.map { ($0.rawValue, $0) }
+            guard let rendering = Self.decodeChoice(renderings, &reader, path: elementPath, violations: &violations) else {
                 valid = false
                 return
             }
@@ -65,17 +68,22 @@ extension DiffOptions {
         }
     }
 
-    private static func decodeEnum<Value: RawRepresentable & CaseIterable>(
-        _: Value.Type, _ reader: inout CanonicalReader, path: String, violations: inout [Violation]
-    ) -> Value? where Value.RawValue == String {
-        let expected = Value.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: " or ")
+    /// The wire names of ``DuplicatePolicy``'s cases.
+    private static let duplicatePolicies: [(String, DuplicatePolicy)] = [("reject", .reject), ("keepFirst", .keepFirst)]
+
+    /// Reads a string naming one of `choices`, or appends the violation.
+    private static func decodeChoice<Value>(
+        _ choices: [(name: String, value: Value)], _ reader: inout CanonicalReader, path: String,
+        violations: inout [Violation]
+    ) -> Value? {
+        let expected = choices.map { JSONString.quoted($0.name) }.joined(separator: " or ")
         guard let string = reader.string() else {
             violations.append(Violation(path: path, message: "expected \(expected), found \(reader.kind)"))
             reader.skip()
             return nil
         }
-        guard let value = Value(rawValue: string) else {
-            violations.append(Violation(path: path, message: "expected \(expected), found \(WireID.string(string))"))
+        guard let value = choices.first(where: { WireID.sameScalars($0.name, string) })?.value else {
+            violations.append(Violation(path: path, message: "expected \(expected), found \(JSONString.quoted(string))"))
             return nil
         }
         return value

@@ -94,8 +94,8 @@ struct SnapshotBuilder {
                 sectionItems.append(
                     WireItem(
                         id: storedID(item.id), content: content(item.content),
-                        idNumber: idsNumbered ? Int(item.idNumber) : -1,
-                        textNumber: item.content.inInput != 0 ? index : -1))
+                        identityNumber: idsNumbered ? Int(item.idNumber) : -1,
+                        contentNumber: item.content.inInput != 0 ? index : -1))
             }
         }
         let sectionID: SectionID = Int(record.id.kind) == CSimdJSON_IDNone ? .implicit : .explicit(id(record.id))

@@ -48,9 +48,9 @@ import Testing
         // Equal text numbers only for the same id and content; the first snapshot's are all distinct.
         let items = repeated.old.sections.flatMap(\.items) + repeated.new.sections.flatMap(\.items)
         let first = (newFirst ? repeated.new : repeated.old).sections.flatMap(\.items)
-        #expect(Set(first.map(\.textNumber)).count == first.count && first.allSatisfy { $0.textNumber >= 0 })
+        #expect(Set(first.map(\.contentNumber)).count == first.count && first.allSatisfy { $0.contentNumber >= 0 })
         for a in items {
-            for b in items where a.textNumber == b.textNumber {
+            for b in items where a.contentNumber == b.contentNumber {
                 #expect(a.id == b.id && a.content.canonicalBytes == b.content.canonicalBytes)
             }
         }
@@ -64,12 +64,12 @@ import Testing
         edited[3] = #"{"id":3,"title":"changed"}"#
         let json = #"{"old":{"items":[\#(items.joined(separator: ","))]},"new":{"items":[\#(edited.joined(separator: ","))]}}"#
         let request = try parseDiffRequest(Array(json.utf8))
-        let old = request.old.sections[0].items.map(\.textNumber), new = request.new.sections[0].items.map(\.textNumber)
+        let old = request.old.sections[0].items.map(\.contentNumber), new = request.new.sections[0].items.map(\.contentNumber)
         #expect(old == Array(0 ..< 6))
         #expect(new[0 ..< 3] == old[0 ..< 3] && new[4...] == old[4...])
         #expect(!old.contains(new[3]))
         let document = try parseJSONDocument(Array(#"{"items":[{"id":1,"w":2}]}"#.utf8))
-        #expect(document.items?.map(\.textNumber) == [-1])
+        #expect(document.items?.map(\.contentNumber) == [-1])
     }
 
     /// A repeated item with a violation is reported again, at its own place.
