@@ -40,7 +40,7 @@ let package = Package(
             cxxSettings: [.define("NDEBUG", .when(configuration: .release))],
             linkerSettings: [.linkedLibrary("simdjson")]
         ),
-        .target(name: "SnapshotJSON", dependencies: ["CSimdJSON", "ListDiff"]),
+        .target(name: "SnapshotJSON", dependencies: ["CSimdJSON", "ListDiff", "Waterfall"]),
 
         // The service: routes, wire glue, problem+json, configuration.
         .target(

@@ -52,9 +52,7 @@ public enum DiffEndpoint {
         }
         statistics.parse = lap()
         let options = request.options
-        var errors = FieldErrors()
-        let layouts = SectionLayouts(options.layouts, errors: &errors)
-        guard errors.isEmpty else { return .failure(errors.problem) }
+        let layouts = SectionLayouts(options.layouts)
         let policy = options.duplicates
         let difference: SectionedDifference
         do {

@@ -1,3 +1,4 @@
+import SnapshotJSON
 import Waterfall
 
 extension WaterfallError {

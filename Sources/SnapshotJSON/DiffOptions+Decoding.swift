@@ -5,7 +5,13 @@ extension DiffOptions {
     ///
     /// To add an option: add a stored property with a default, and a `case` below that reads its value
     /// (`reader.string()`, `.boolean()`, `.integer()`, `.elements`, `.members`) or reports it.
-    init(decoding reader: inout CanonicalReader, violations: inout [Violation]) {
+    ///
+    /// - Parameters:
+    ///   - reader: The value.
+    ///   - violations: Where problems are appended.
+    ///   - layouts: Receives the `"layouts"` value, if any: the reader decodes it (``layouts``) once the rest of
+    ///     the request is known to be valid, since its errors are listed only then.
+    init(decoding reader: inout CanonicalReader, violations: inout [Violation], layouts: inout CanonicalReader?) {
         self.init()
         let root = "options"
         guard reader.kind == .object else {

@@ -11,9 +11,8 @@ public struct DiffOptions: Hashable, Sendable {
     public var duplicates: DuplicatePolicy
     /// Whether to indent the response. `"pretty"`, default `false`.
     public var pretty: Bool
-    /// The `"layouts"` value, unread: per-section waterfall layouts, decoded by the service (which knows the
-    /// layout engine). `nil` when absent.
-    public var layouts: CanonicalReader?
+    /// The per-section waterfall layouts to answer with. `"layouts"`, default none.
+    public var layouts: [SectionLayoutRequest]
 
     /// Creates options; the defaults are those of a request without `"options"`.
     ///
@@ -26,6 +25,6 @@ public struct DiffOptions: Hashable, Sendable {
         self.renderings = renderings
         self.duplicates = duplicates
         self.pretty = pretty
-        self.layouts = nil
+        self.layouts = []
     }
 }

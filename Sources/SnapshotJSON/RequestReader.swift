@@ -57,13 +57,20 @@ enum RequestReader {
             var violations = (0 ..< result.violationCount).map { violation(result.violations[$0], text: result) }
             let arena = ContentArena(takingFrom: handle.pointer, count: Int(result.arenaLength))
             var options = DiffOptions()
+            var layouts: CanonicalReader?
             if result.hasOptions != 0 {
                 let bytes = arena.bytes(at: Int(result.optionsOffset), count: Int(result.optionsLength))
                 var reader = CanonicalReader(Array(bytes))
-                options = DiffOptions(decoding: &reader, violations: &violations)
+                options = DiffOptions(decoding: &reader, violations: &violations, layouts: &layouts)
             }
             guard violations.isEmpty else {
                 return .failure(invalid(violations, omitted: result.violationsOmitted))
+            }
+            if let layouts {
+                // Listed like /layout's errors (up to FieldErrors.listedLimit), once the rest is valid.
+                var errors = FieldErrors()
+                options.layouts = SectionLayoutRequest.decodeList(layouts, errors: &errors)
+                guard errors.isEmpty else { return .failure(.invalid(errors.errors, omitted: errors.count - errors.errors.count)) }
             }
             let builder = SnapshotBuilder(result: result, input: buffer, arena: arena, text: RequestText(padded: padded))
             let (old, new) = builder.snapshots(old: result.oldSnapshot, new: result.newSnapshot)

@@ -1,4 +1,3 @@
-import SnapshotJSON
 import Waterfall
 
 extension WaterfallSettings {
@@ -12,7 +11,7 @@ extension WaterfallSettings {
     /// `columns` is a count, or `{"count": n}`, or `{"minimumWidth": w, "maximumCount": n}`. Only
     /// `containerWidth` is required. Ranges are checked later by the layout engine, whose violations `paths`
     /// maps back to where the request wrote each value.
-    static func decode(
+    public static func decode(
         _ reader: inout CanonicalReader, paths: inout WaterfallSettingPaths, errors: inout FieldErrors
     ) -> WaterfallSettings? {
         let path = paths.settings

@@ -1,10 +1,6 @@
-import SnapshotJSON
 import Waterfall
 
 extension WaterfallItem {
-    /// The members of an item that size it; every other member is ignored by the layout.
-    static let sizeMembers = ["aspectRatio", "width", "height", "fixedHeight", "extraHeight", "fullWidth"]
-
     /// Decodes an item's size from its content (every member but `id`): exactly one of `aspectRatio`,
     /// `width` with `height`, or `fixedHeight`; optionally `extraHeight` (points) and `fullWidth` (boolean).
     ///
@@ -12,7 +8,7 @@ extension WaterfallItem {
     ///   - content: The item's content.
     ///   - path: The item's JSON path, for errors.
     ///   - errors: Where missing, ambiguous and mistyped size members are recorded.
-    static func decode(_ content: ContentKey, path: String, errors: inout FieldErrors) -> WaterfallItem? {
+    public static func decode(_ content: ContentKey, path: String, errors: inout FieldErrors) -> WaterfallItem? {
         var reader = content.reader
         var aspectRatio: ExactDecimal?
         var width: ExactDecimal?
