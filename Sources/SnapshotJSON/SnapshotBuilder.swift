@@ -26,26 +26,43 @@ struct SnapshotBuilder {
         snapshot(record, repeating: nil)
     }
 
-    /// Both snapshots of a request. Items of the snapshot walked second may repeat items of the one walked
-    /// first (`CSimdJSON_Item.repeatOf`): that one is built first and its items are reused, id and content, so
-    /// a repeated item costs neither a new `String` nor, when compared with its original, a byte comparison.
+    /// Both snapshots of a request, with the content equality of their items decided (see
+    /// ``WireItem/contentNumber``), so that the diff compares numbers and never parses again.
+    ///
+    /// Items of the snapshot walked second may repeat items of the one walked first (`CSimdJSON_Item.repeatOf`):
+    /// that one is built first and its items are reused, id and content, so a repeated item costs neither a new
+    /// `String` nor a comparison. Every other item of the second snapshot whose id appears once in the first is
+    /// compared with that item now: it takes the item's number when their contents are equal, and keeps its own
+    /// otherwise.
+    ///
+    /// - Complexity: O(*n*) for *n* items, plus the comparison of each item whose text differs from its
+    ///   counterpart's.
     func snapshots(old: CSimdJSON_Snapshot, new: CSimdJSON_Snapshot) -> (old: Snapshot, new: Snapshot) {
         if old.firstSection <= new.firstSection {
             let built = snapshot(old, repeating: nil)
-            return (built, snapshot(new, repeating: Reference(built, firstItem: firstItem(of: old))))
+            return (built, snapshot(new, repeating: Reference(built, firstItem: firstItem(of: old), numbered: idsNumbered)))
         }
         let built = snapshot(new, repeating: nil)
-        return (snapshot(old, repeating: Reference(built, firstItem: firstItem(of: new))), built)
+        return (snapshot(old, repeating: Reference(built, firstItem: firstItem(of: new), numbered: idsNumbered)), built)
     }
 
-    /// A snapshot already built, whose items others may repeat.
+    /// A snapshot already built, whose items the other's repeat or are compared with.
     private struct Reference {
         let sections: [WireSection]
         /// The index among the snapshot's items of each section's first item, and the item count at the end.
         let starts: [Int]
         let firstItem: Int
+        /// By identity number: the index among the snapshot's items of the one item with that id, or
+        /// ``unknown`` when several have it, or ``absent``; `nil` when the ids are not numbered.
+        let counterparts: [Int32]?
 
-        init(_ snapshot: Snapshot, firstItem: Int) {
+        /// No item of the snapshot has the id.
+        static let absent: Int32 = -1
+        /// Which item of the snapshot the diff may match is not known: several have the id, or ids are not
+        /// numbered.
+        static let unknown: Int32 = -2
+
+        init(_ snapshot: Snapshot, firstItem: Int, numbered: Bool) {
             sections = snapshot.sections
             var starts: [Int] = []
             starts.reserveCapacity(sections.count + 1)
@@ -57,12 +74,33 @@ struct SnapshotBuilder {
             }
             self.starts = starts
             self.firstItem = firstItem
+            // The snapshot walked first numbers its ids first: each number is below its item count.
+            var counterparts: [Int32]? = nil
+            if numbered {
+                var slots = [Int32](repeating: Self.absent, count: start)
+                var flat: Int32 = 0
+                for section in sections {
+                    for item in section.items {
+                        let slot = item.identityNumber
+                        if slot >= slots.count { slots.append(contentsOf: repeatElement(Self.absent, count: slot + 1 - slots.count)) }
+                        slots[slot] = slots[slot] == Self.absent ? flat : Self.unknown
+                        flat += 1
+                    }
+                }
+                counterparts = slots
+            }
+            self.counterparts = counterparts
         }
 
         /// The built item for `repeatOf` (1 + an index in the parse's items), if it is one of these.
         func item(_ repeatOf: UInt64) -> WireItem? {
             let index = Int(repeatOf) - 1 - firstItem
             guard repeatOf != 0, index >= 0, index < starts[starts.count - 1] else { return nil }
+            return item(at: index)
+        }
+
+        /// The item at `index` among the snapshot's items.
+        func item(at index: Int) -> WireItem {
             // The last section starting at or before `index` (binary search: snapshots may have many sections).
             var low = 0, high = sections.count - 1
             while low < high {
@@ -70,6 +108,13 @@ struct SnapshotBuilder {
                 if starts[middle] <= index { low = middle } else { high = middle - 1 }
             }
             return sections[low].items[index - starts[low]]
+        }
+
+        /// The index among the snapshot's items of the item the diff may match an item of the other snapshot
+        /// whose identity number is `number` with, or ``absent`` or ``unknown``.
+        func counterpart(_ number: Int) -> Int32 {
+            guard let counterparts else { return Self.unknown }
+            return number >= 0 && number < counterparts.count ? counterparts[number] : Self.absent
         }
     }
 
@@ -88,15 +133,24 @@ struct SnapshotBuilder {
         sectionItems.reserveCapacity(Int(record.itemCount))
         for index in first ..< first + Int(record.itemCount) {
             let item = items[index]
+            let identityNumber = idsNumbered ? Int(item.idNumber) : -1
+            // The item of the other snapshot the diff will match this one with, if known (see `snapshots`).
+            let counterpart = reference?.counterpart(identityNumber) ?? Reference.absent
             if let repeated = reference?.item(item.repeatOf) {
-                sectionItems.append(repeated)  // its text number too: the same bytes
-            } else {
-                sectionItems.append(
-                    WireItem(
-                        id: storedID(item.id), content: content(item.content),
-                        identityNumber: idsNumbered ? Int(item.idNumber) : -1,
-                        contentNumber: item.content.inInput != 0 ? index : -1))
+                // The same bytes, so the same id: its counterpart, unless the id repeats there.
+                sectionItems.append(counterpart == Reference.unknown ? repeated.undecided : repeated)
+                continue
             }
+            var built = WireItem(
+                id: storedID(item.id), content: content(item.content), identityNumber: identityNumber,
+                contentNumber: item.content.inInput != 0 ? index : -1)
+            if counterpart == Reference.unknown {
+                built = built.undecided
+            } else if counterpart >= 0, let reference {
+                let other = reference.item(at: Int(counterpart))
+                if built.content == other.content { built = built.numbered(other.contentNumber) }
+            }
+            sectionItems.append(built)
         }
         let sectionID: SectionID = Int(record.id.kind) == CSimdJSON_IDNone ? .implicit : .explicit(id(record.id))
         return WireSection(id: sectionID, content: content(record.content), items: sectionItems)

@@ -1,15 +1,21 @@
 import ListDiff
 
-// The wire types are diffed directly by ListDiff: an item's identity is its `id`, its content the canonical form
-// of every other member (so content equality is exact, not a hash guess). `WireItem` numbers its identity and
-// content under ListDiff's own names (`identityNumber`, `contentNumber`).
+// The wire types are diffed directly by ListDiff: an item's identity is its `id`, its content every other member
+// (deep JSON equality, decided by the reader as a content number). `WireItem` numbers its identity and content
+// under ListDiff's own names (`identityNumber`, `contentNumber`).
 
 extension WireItem: IdentityNumbered {
     /// The item's `id`.
     public var differenceIdentifier: WireID { id }
 
-    /// Whether every member other than `id` is deeply equal.
-    public func isContentEqual(to source: WireItem) -> Bool { content == source.content }
+    /// Whether every member other than `id` is deeply equal: the content numbers tell when the reader decided
+    /// it (both non-negative), else the contents are compared.
+    ///
+    /// - Complexity: O(1) when decided; else see ``ContentKey/==(_:_:)``.
+    public func isContentEqual(to source: WireItem) -> Bool {
+        if contentNumber >= 0 && source.contentNumber >= 0 { return contentNumber == source.contentNumber }
+        return content == source.content
+    }
 }
 
 extension WireSection: DifferentiableSection {

@@ -18,9 +18,10 @@ public struct WireItem: Hashable, Sendable {
     /// The number the parse gave ``id`` (from 0): the items of one request, in both snapshots, have the same
     /// number exactly when they have the same id. -1 when the parse did not number the ids.
     public let identityNumber: Int
-    /// The number the parse gave the item's text (its place among the request's items): two items with the same
-    /// number were written with the very same bytes (an item of the second snapshot repeating one of the first
-    /// takes its number), so their contents are equal. -1 when the content is not the item's text in a body.
+    /// The number of the item's content, decided by the reader: an item of each snapshot with the same id have
+    /// equal non-negative numbers exactly when their contents are equal, so the diff compares numbers. -1 when
+    /// it is not decided (the item's id repeats in the other snapshot, or the ids were not numbered): the
+    /// contents are then compared (``content``).
     public let contentNumber: Int
 
     init(id: StoredID, content: ContentKey, identityNumber: Int, contentNumber: Int) {
@@ -30,6 +31,14 @@ public struct WireItem: Hashable, Sendable {
         self.identityNumber = identityNumber
         self.contentNumber = contentNumber
     }
+
+    /// The item with another content number (see ``contentNumber``).
+    func numbered(_ number: Int) -> WireItem {
+        WireItem(id: storedID, content: content, identityNumber: identityNumber, contentNumber: number)
+    }
+
+    /// The item with its content equality left undecided (see ``contentNumber``).
+    var undecided: WireItem { numbered(-1) }
 
     /// The item's id; item ids are meant to be unique across the whole snapshot.
     ///
