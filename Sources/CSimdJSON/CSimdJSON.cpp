@@ -179,8 +179,7 @@ struct CSimdJSON_Parser {
         }
     }
 
-    void violation(uint8_t kind, uint8_t found, int64_t offset, std::string_view lastStep = {},
-                   std::string_view detail = {}) {
+    void violation(uint8_t kind, uint8_t found, int64_t offset, std::string_view lastStep = {}) {
         if (violations.size() >= CSimdJSON_MAX_VIOLATIONS) {
             ++violationsOmitted;
             return;
@@ -192,9 +191,6 @@ struct CSimdJSON_Parser {
         record.pathOffset = text.size();
         renderPath(lastStep);
         record.pathLength = uint32_t(text.size() - record.pathOffset);
-        record.detailOffset = text.size();
-        text.append(detail);
-        record.detailLength = uint32_t(detail.size());
         violations.push_back(record);
     }
 
@@ -757,7 +753,7 @@ struct CSimdJSON_Parser {
                     hasItems = true;
                     walkBareItems(member);
                 } else {
-                    violation(CSimdJSON_ViolationUnknownMember, CSimdJSON_FoundNothing, keyOffset, {}, "snapshot");
+                    violation(CSimdJSON_ViolationUnknownSnapshotMember, CSimdJSON_FoundNothing, keyOffset);
                     skip(member);
                 }
             });
@@ -816,7 +812,7 @@ struct CSimdJSON_Parser {
             } else if (snapshot != nullptr || key == "options") {
                 duplicate(keyOffset, member);
             } else {
-                violation(CSimdJSON_ViolationUnknownMember, CSimdJSON_FoundNothing, keyOffset, {}, "request");
+                violation(CSimdJSON_ViolationUnknownRequestMember, CSimdJSON_FoundNothing, keyOffset);
                 skip(member);
             }
         });

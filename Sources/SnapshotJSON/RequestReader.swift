@@ -169,10 +169,8 @@ enum RequestReader {
             case CSimdJSON_ViolationExpectedArray: "expected array, found \(found)"
             case CSimdJSON_ViolationExpectedID: "expected string or integer, found \(found)"
             case CSimdJSON_ViolationMissingMember: "missing required member"
-            case CSimdJSON_ViolationUnknownMember:
-                string(record.detailOffset, record.detailLength) == "request"
-                    ? "unknown member; expected \"old\", \"new\" or \"options\""
-                    : "unknown member; expected \"sections\" or \"items\""
+            case CSimdJSON_ViolationUnknownRequestMember: "unknown member; expected \"old\", \"new\" or \"options\""
+            case CSimdJSON_ViolationUnknownSnapshotMember: "unknown member; expected \"sections\" or \"items\""
             case CSimdJSON_ViolationDuplicateMember: "duplicate member name"
             case CSimdJSON_ViolationSectionsAndItems: "has both \"sections\" and \"items\"; expected one of them"
             case CSimdJSON_ViolationExponentRange:
