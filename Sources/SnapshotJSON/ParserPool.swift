@@ -8,9 +8,10 @@ struct ParserPool: Sendable {
     /// The process-wide pool.
     static let shared = ParserPool()
 
-    /// Parsers kept at most per thread: one serves a thread's parses one after another (borrows that nest
-    /// get a new parser each).
-    private let maximumIdle = 1
+    /// Parsers kept at most per thread: one serves a thread's parses one after another, a second the item
+    /// comparisons the reader makes while its parse is borrowed (a borrow that nests gets another parser; the
+    /// pool is last in, first out, so a parse gets back the parser it used last).
+    private let maximumIdle = 2
     /// Parsers holding more than this after a parse are freed rather than kept: what stays allocated between
     /// requests is at most this per worker thread (a parser that read a ~600 KB body holds about this much).
     private let maximumRetainedBytes = 4 << 20

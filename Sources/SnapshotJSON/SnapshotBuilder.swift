@@ -40,10 +40,37 @@ struct SnapshotBuilder {
     func snapshots(old: CSimdJSON_Snapshot, new: CSimdJSON_Snapshot) -> (old: Snapshot, new: Snapshot) {
         if old.firstSection <= new.firstSection {
             let built = snapshot(old, repeating: nil)
-            return (built, snapshot(new, repeating: Reference(built, firstItem: firstItem(of: old), numbered: idsNumbered)))
+            return (built, snapshot(new, repeating: reference(to: built, old)))
         }
         let built = snapshot(new, repeating: nil)
-        return (snapshot(old, repeating: Reference(built, firstItem: firstItem(of: new), numbered: idsNumbered)), built)
+        return (snapshot(old, repeating: reference(to: built, new)), built)
+    }
+
+    /// `built`, made from `record`, as the reference of the other snapshot, with the counterparts of the
+    /// other's items found from the identity numbers of the parse.
+    ///
+    /// The walk numbers ids from 0 in order of first appearance, the snapshot walked first first: its ids are
+    /// all different exactly when its last item's number is its item count - 1, and each item's number is then
+    /// its index. Only when an id repeats is a table of counterparts made.
+    ///
+    /// - Complexity: O(1) when the snapshot's ids are all different, else O(*n*) for its *n* items.
+    private func reference(to built: Snapshot, _ record: CSimdJSON_Snapshot) -> Reference {
+        let first = firstItem(of: record)
+        guard idsNumbered else { return Reference(built, firstItem: first, counterparts: .notNumbered) }
+        let count = built.itemCount
+        if count == 0 || Int(items[first + count - 1].idNumber) == count - 1 {
+            return Reference(built, firstItem: first, counterparts: .numbers(count))
+        }
+        var table = [Int32](repeating: Reference.absent, count: count)
+        let numbered = table.withUnsafeMutableBufferPointer { slots in
+            for flat in slots.indices {
+                let slot = Int(items[first + flat].idNumber)
+                guard slot < slots.count else { return false }  // not numbered as the walk numbers them
+                slots[slot] = slots[slot] == Reference.absent ? Int32(flat) : Reference.unknown
+            }
+            return true
+        }
+        return Reference(built, firstItem: first, counterparts: numbered ? .table(table) : .notNumbered)
     }
 
     /// A snapshot already built, whose items the other's repeat or are compared with.
@@ -52,9 +79,19 @@ struct SnapshotBuilder {
         /// The index among the snapshot's items of each section's first item, and the item count at the end.
         let starts: [Int]
         let firstItem: Int
-        /// By identity number: the index among the snapshot's items of the one item with that id, or
-        /// ``unknown`` when several have it, or ``absent``; `nil` when the ids are not numbered.
-        let counterparts: [Int32]?
+        /// Where the counterpart of an identity number is.
+        enum Counterparts {
+            /// The item whose index is the number, if there is one: the snapshot's ids are all different.
+            case numbers(Int)
+            /// By identity number: the index of the one item with that id, ``unknown`` when several have it, or
+            /// ``absent``.
+            case table([Int32])
+            /// Ids are not numbered.
+            case notNumbered
+        }
+
+        /// Where the counterpart of an identity number is.
+        let counterparts: Counterparts
 
         /// No item of the snapshot has the id.
         static let absent: Int32 = -1
@@ -62,7 +99,7 @@ struct SnapshotBuilder {
         /// numbered.
         static let unknown: Int32 = -2
 
-        init(_ snapshot: Snapshot, firstItem: Int, numbered: Bool) {
+        init(_ snapshot: Snapshot, firstItem: Int, counterparts: Counterparts) {
             sections = snapshot.sections
             var starts: [Int] = []
             starts.reserveCapacity(sections.count + 1)
@@ -74,21 +111,6 @@ struct SnapshotBuilder {
             }
             self.starts = starts
             self.firstItem = firstItem
-            // The snapshot walked first numbers its ids first: each number is below its item count.
-            var counterparts: [Int32]? = nil
-            if numbered {
-                var slots = [Int32](repeating: Self.absent, count: start)
-                var flat: Int32 = 0
-                for section in sections {
-                    for item in section.items {
-                        let slot = item.identityNumber
-                        if slot >= slots.count { slots.append(contentsOf: repeatElement(Self.absent, count: slot + 1 - slots.count)) }
-                        slots[slot] = slots[slot] == Self.absent ? flat : Self.unknown
-                        flat += 1
-                    }
-                }
-                counterparts = slots
-            }
             self.counterparts = counterparts
         }
 
@@ -101,20 +123,36 @@ struct SnapshotBuilder {
 
         /// The item at `index` among the snapshot's items.
         func item(at index: Int) -> WireItem {
+            let (section, item) = place(of: index)
+            return sections[section].items[item]
+        }
+
+        /// The content and content number of the item at `index` among the snapshot's items (without copying
+        /// the whole item).
+        func content(at index: Int) -> (content: ContentKey, number: Int) {
+            let (section, item) = place(of: index)
+            return (sections[section].items[item].content, sections[section].items[item].contentNumber)
+        }
+
+        /// The section of the item at `index` among the snapshot's items, and its index there.
+        private func place(of index: Int) -> (section: Int, item: Int) {
             // The last section starting at or before `index` (binary search: snapshots may have many sections).
             var low = 0, high = sections.count - 1
             while low < high {
                 let middle = (low + high + 1) / 2
                 if starts[middle] <= index { low = middle } else { high = middle - 1 }
             }
-            return sections[low].items[index - starts[low]]
+            return (low, index - starts[low])
         }
 
         /// The index among the snapshot's items of the item the diff may match an item of the other snapshot
         /// whose identity number is `number` with, or ``absent`` or ``unknown``.
         func counterpart(_ number: Int) -> Int32 {
-            guard let counterparts else { return Self.unknown }
-            return number >= 0 && number < counterparts.count ? counterparts[number] : Self.absent
+            switch counterparts {
+            case .numbers(let count): number >= 0 && number < count ? Int32(number) : Self.absent
+            case .table(let table): number >= 0 && number < table.count ? table[number] : Self.absent
+            case .notNumbered: Self.unknown
+            }
         }
     }
 
@@ -134,23 +172,31 @@ struct SnapshotBuilder {
         for index in first ..< first + Int(record.itemCount) {
             let item = items[index]
             let identityNumber = idsNumbered ? Int(item.idNumber) : -1
-            // The item of the other snapshot the diff will match this one with, if known (see `snapshots`).
-            let counterpart = reference?.counterpart(identityNumber) ?? Reference.absent
-            if let repeated = reference?.item(item.repeatOf) {
-                // The same bytes, so the same id: its counterpart, unless the id repeats there.
-                sectionItems.append(counterpart == Reference.unknown ? repeated.undecided : repeated)
-                continue
+            var contentNumber = item.content.inInput != 0 ? index : -1
+            var counterpart = Reference.absent
+            if let reference {
+                // The item of the other snapshot the diff will match this one with, if known (see `snapshots`).
+                counterpart = reference.counterpart(identityNumber)
+                if let repeated = reference.item(item.repeatOf) {
+                    // The same bytes, so the same id: its counterpart, unless the id repeats there.
+                    if counterpart == Reference.unknown {
+                        sectionItems.append(repeated.undecided)
+                    } else {
+                        sectionItems.append(repeated)
+                    }
+                    continue
+                }
             }
-            var built = WireItem(
-                id: storedID(item.id), content: content(item.content), identityNumber: identityNumber,
-                contentNumber: item.content.inInput != 0 ? index : -1)
+            let itemContent = content(item.content)
             if counterpart == Reference.unknown {
-                built = built.undecided
-            } else if counterpart >= 0, let reference {
-                let other = reference.item(at: Int(counterpart))
-                if built.content == other.content { built = built.numbered(other.contentNumber) }
+                contentNumber = -1
+            } else if counterpart >= 0, let other = reference?.content(at: Int(counterpart)) {
+                if itemContent == other.content { contentNumber = other.number }
             }
-            sectionItems.append(built)
+            sectionItems.append(
+                WireItem(
+                    id: storedID(item.id), content: itemContent, identityNumber: identityNumber,
+                    contentNumber: contentNumber))
         }
         let sectionID: SectionID = Int(record.id.kind) == CSimdJSON_IDNone ? .implicit : .explicit(id(record.id))
         return WireSection(id: sectionID, content: content(record.content), items: sectionItems)

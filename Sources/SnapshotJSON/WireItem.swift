@@ -32,13 +32,10 @@ public struct WireItem: Hashable, Sendable {
         self.contentNumber = contentNumber
     }
 
-    /// The item with another content number (see ``contentNumber``).
-    func numbered(_ number: Int) -> WireItem {
-        WireItem(id: storedID, content: content, identityNumber: identityNumber, contentNumber: number)
-    }
-
     /// The item with its content equality left undecided (see ``contentNumber``).
-    var undecided: WireItem { numbered(-1) }
+    var undecided: WireItem {
+        WireItem(id: storedID, content: content, identityNumber: identityNumber, contentNumber: -1)
+    }
 
     /// The item's id; item ids are meant to be unique across the whole snapshot.
     ///
