@@ -195,7 +195,7 @@ struct SnapshotBuilder {
             }
             sectionItems.append(
                 WireItem(
-                    id: storedID(item.id), content: itemContent, identityNumber: identityNumber,
+                    id: storedID(item.id), content: consume itemContent, identityNumber: identityNumber,
                     contentNumber: contentNumber))
         }
         let sectionID: SectionID = Int(record.id.kind) == CSimdJSON_IDNone ? .implicit : .explicit(id(record.id))
