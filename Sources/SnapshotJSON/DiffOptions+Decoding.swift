@@ -18,8 +18,7 @@ extension DiffOptions {
             violations.append(Violation(path: root, message: "expected object, found \(reader.kind)"))
             return
         }
-        reader.members { reader, name in
-            let path = JSONPath.member(name, of: root)
+        reader.members(at: root) { reader, name, path in
             switch name {
             case "renderings":
                 decodeRenderings(&reader, path: path, violations: &violations)

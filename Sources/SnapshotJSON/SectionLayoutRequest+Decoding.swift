@@ -26,8 +26,7 @@ extension SectionLayoutRequest {
             var hasSettings = false
             var paths = WaterfallSettingPaths(
                 settings: JSONPath.member("settings", of: base), pageSize: JSONPath.member("pageSize", of: base))
-            reader.members { reader, name in
-                let field = JSONPath.member(name, of: base)
+            reader.members(at: base) { reader, name, field in
                 switch name {
                 case "section":
                     if reader.kind == .null {

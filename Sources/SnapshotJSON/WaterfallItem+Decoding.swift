@@ -17,8 +17,7 @@ extension WaterfallItem {
         var extraHeight: ExactDecimal = 0
         var fullWidth = false
         let before = errors.count
-        reader.members { reader, name in
-            let field = JSONPath.member(name, of: path)
+        reader.members(at: path) { reader, name, field in
             switch name {
             case "aspectRatio": aspectRatio = errors.decimal(&reader, field)
             case "width": width = errors.decimal(&reader, field)

@@ -19,8 +19,7 @@ extension WaterfallSettings {
         var settings = WaterfallSettings(containerWidth: 0)
         var hasWidth = false
         let before = errors.count
-        reader.members { reader, name in
-            let field = JSONPath.member(name, of: path)
+        reader.members(at: path) { reader, name, field in
             switch name {
             case "containerWidth":
                 hasWidth = true
@@ -63,8 +62,7 @@ extension WaterfallSettings {
         var count: Int?
         var minimumWidth: ExactDecimal?
         var maximumCount: Int?
-        reader.members { reader, name in
-            let field = JSONPath.member(name, of: path)
+        reader.members(at: path) { reader, name, field in
             switch name {
             case "count": count = errors.integer(&reader, field)
             case "minimumWidth": minimumWidth = errors.decimal(&reader, field)
@@ -86,8 +84,7 @@ extension WaterfallSettings {
     private static func decodeInsets(_ reader: inout CanonicalReader, path: String, errors: inout FieldErrors) -> EdgeInsets? {
         guard errors.object(&reader, path) else { return nil }
         var insets = EdgeInsets()
-        reader.members { reader, name in
-            let field = JSONPath.member(name, of: path)
+        reader.members(at: path) { reader, name, field in
             switch name {
             case "top": insets.top = errors.decimal(&reader, field) ?? 0
             case "leading": insets.leading = errors.decimal(&reader, field) ?? 0
