@@ -46,7 +46,7 @@ let package = Package(
             cxxSettings: [.define("NDEBUG", .when(configuration: .release))],
             linkerSettings: [.linkedLibrary("simdjson")]
         ),
-        .target(name: "SnapshotJSON", dependencies: ["CSimdJSON"]),
+        .target(name: "SnapshotJSON", dependencies: ["CSimdJSON", "ListDiff", "Waterfall"]),
 
         // The service: routes, wire glue, problem+json, configuration.
         .target(
@@ -102,7 +102,7 @@ let package = Package(
         .testTarget(
             name: "DiffServiceTests",
             dependencies: [
-                "DiffService", "MicroHTTP", "ListDiff", "Waterfall", "TestSupport",
+                "DiffService", "MicroHTTP", "ListDiff", "Waterfall", "SnapshotJSON", "TestSupport",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]

@@ -179,8 +179,7 @@ struct CSimdJSON_Parser {
         }
     }
 
-    void violation(uint8_t kind, uint8_t found, int64_t offset, std::string_view lastStep = {},
-                   std::string_view detail = {}) {
+    void violation(uint8_t kind, uint8_t found, int64_t offset, std::string_view lastStep = {}) {
         if (violations.size() >= CSimdJSON_MAX_VIOLATIONS) {
             ++violationsOmitted;
             return;
@@ -192,9 +191,6 @@ struct CSimdJSON_Parser {
         record.pathOffset = text.size();
         renderPath(lastStep);
         record.pathLength = uint32_t(text.size() - record.pathOffset);
-        record.detailOffset = text.size();
-        text.append(detail);
-        record.detailLength = uint32_t(detail.size());
         violations.push_back(record);
     }
 
@@ -217,6 +213,9 @@ struct CSimdJSON_Parser {
                 if (c == '"' || c == '\\') {
                     text.push_back('\\');
                     text.push_back(c);
+                } else if (c == '\n' || c == '\r' || c == '\t') {  // as Swift's JSONString writes them
+                    text.push_back('\\');
+                    text.push_back(c == '\n' ? 'n' : c == '\r' ? 'r' : 't');
                 } else if (uint8_t(c) < 0x20) {
                     static const char hex[] = "0123456789abcdef";
                     text.append("\\u00");
@@ -754,7 +753,7 @@ struct CSimdJSON_Parser {
                     hasItems = true;
                     walkBareItems(member);
                 } else {
-                    violation(CSimdJSON_ViolationUnknownMember, CSimdJSON_FoundNothing, keyOffset, {}, "snapshot");
+                    violation(CSimdJSON_ViolationUnknownSnapshotMember, CSimdJSON_FoundNothing, keyOffset);
                     skip(member);
                 }
             });
@@ -813,7 +812,7 @@ struct CSimdJSON_Parser {
             } else if (snapshot != nullptr || key == "options") {
                 duplicate(keyOffset, member);
             } else {
-                violation(CSimdJSON_ViolationUnknownMember, CSimdJSON_FoundNothing, keyOffset, {}, "request");
+                violation(CSimdJSON_ViolationUnknownRequestMember, CSimdJSON_FoundNothing, keyOffset);
                 skip(member);
             }
         });

@@ -52,10 +52,8 @@ public enum DiffEndpoint {
         }
         statistics.parse = lap()
         let options = request.options
-        var errors = FieldErrors()
-        let layouts = SectionLayouts(options.layouts, errors: &errors)
-        guard errors.isEmpty else { return .failure(errors.problem) }
-        let policy: DuplicatePolicy = options.duplicates == .keepFirst ? .keepFirst : .reject
+        let layouts = SectionLayouts(options.layouts)
+        let policy = options.duplicates
         let difference: SectionedDifference
         do {
             difference = try SectionedDifference(from: request.old.sections, to: request.new.sections, duplicates: policy)

@@ -1,3 +1,5 @@
+import SnapshotJSON
+
 /// A minimal streaming JSON writer for the service's responses: objects, arrays, integers, booleans and
 /// strings, compact or pretty-printed (two-space indentation), appended to one byte buffer.
 ///
@@ -237,35 +239,6 @@ public struct JSONWriter: Sendable {
     }
 
     private mutating func writeString(_ string: String) {
-        bytes.append(UInt8(ascii: "\""))
-        let utf8 = string.utf8
-        let span = utf8.span
-        var plain = true  // the common case: nothing to escape
-        for index in span.indices {
-            let byte = span[index]
-            plain = plain && byte >= 0x20 && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\")
-        }
-        if plain {
-            bytes.append(contentsOf: utf8)
-        } else {
-            for byte in utf8 { writeEscaped(byte) }
-        }
-        bytes.append(UInt8(ascii: "\""))
-    }
-
-    private mutating func writeEscaped(_ byte: UInt8) {
-        switch byte {
-        case UInt8(ascii: "\""): bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
-        case UInt8(ascii: "\\"): bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
-        case UInt8(ascii: "\n"): bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
-        case UInt8(ascii: "\r"): bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
-        case UInt8(ascii: "\t"): bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
-        case 0..<0x20:
-            let hex = Array("0123456789abcdef".utf8)
-            bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0")])
-            bytes.append(hex[Int(byte >> 4)])
-            bytes.append(hex[Int(byte & 0xF)])
-        default: bytes.append(byte)
-        }
+        JSONString.appendQuoted(string, to: &bytes)
     }
 }

@@ -51,7 +51,7 @@ public enum LayoutEndpoint {
             case "cursor": cursor = errors.string(&reader, "cursor")
             case "pretty": pretty = errors.boolean(&reader, "pretty") ?? false
             default:
-                errors.add(name, "unknown member; expected settings, items, pageSize, cursor or pretty")
+                errors.add(JSONPath.member(name, of: ""), "unknown member; expected settings, items, pageSize, cursor or pretty")
                 reader.skip()
             }
         }

@@ -1,24 +1,11 @@
 import MicroHTTP
+import SnapshotJSON
 
 /// An RFC 9457 problem: what went wrong with a request, where, and nothing else happens.
 ///
 /// Every error the service answers with becomes a `Problem` and is written in one place
 /// (``response(instance:)``), as `application/problem+json`.
 public struct Problem: Error, Sendable {
-    /// A value that is wrong, by JSON path.
-    public struct FieldError: Hashable, Sendable {
-        /// The JSON path of the value, such as `new.sections[2].items[7].id`.
-        public var path: String
-        /// What is wrong with it.
-        public var message: String
-
-        /// Creates a field error.
-        public init(path: String, message: String) {
-            self.path = path
-            self.message = message
-        }
-    }
-
     /// An id that a snapshot repeats, and the JSON paths of every occurrence.
     public struct Duplicate: Sendable {
         /// `old` or `new`.
@@ -66,7 +53,7 @@ public struct Problem: Error, Sendable {
     /// For syntax errors and bad bytes: the 0-based byte offset in the body.
     public var offset: Int?
     /// For invalid values: the offending values (the first ``listedEntryLimit`` are written).
-    public var errors: [FieldError] = []
+    public var errors: [Violation] = []
     /// For invalid values: how many there are, when more were found than ``errors`` holds.
     public var errorCount: Int?
     /// For duplicate ids: every duplicate.

@@ -30,7 +30,7 @@ extension RequestError {
                     ? "\(Self.display(violations[0].path)): \(violations[0].message)"
                     : "\(total) values are invalid; see errors"
                         + (omitted > 0 ? " (the first \(violations.count) are listed)." : "."))
-            problem.errors = violations.map { Problem.FieldError(path: Self.display($0.path), message: $0.message) }
+            problem.errors = violations.map { Violation(path: Self.display($0.path), message: $0.message) }
             problem.errorCount = total
             return problem
         }

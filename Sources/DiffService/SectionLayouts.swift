@@ -10,60 +10,11 @@ import Waterfall
 /// "options": {"layouts": [{"section": "photos", "settings": {"containerWidth": 375, "columns": 2}, "pageSize": 50}]}
 /// ```
 struct SectionLayouts {
-    /// One requested layout, decoded.
-    private struct Request {
-        var path: String
-        var paths: WaterfallSettingPaths
-        var section: SectionID
-        var settings: WaterfallSettings
-        var pageSize: Int?
-    }
+    /// The requested layouts, decoded by the reader (`options.layouts`).
+    private let requests: [SectionLayoutRequest]
 
-    private var requests: [Request] = []
-
-    /// Decodes `options.layouts`, recording every invalid member.
-    init(_ value: CanonicalReader?, errors: inout FieldErrors) {
-        guard var reader = value else { return }
-        let path = "options.layouts"
-        guard reader.kind == .array else {
-            errors.add(path, "expected array, found \(reader.kind.rawValue)")
-            return
-        }
-        var requests: [Request] = []
-        reader.elements { reader, index in
-            let base = "\(path)[\(index)]"
-            guard errors.object(&reader, base) else { return }
-            var section = SectionID.implicit
-            var settings: WaterfallSettings?
-            var pageSize: Int?
-            var hasSettings = false
-            var paths = WaterfallSettingPaths(settings: member("settings", of: base), pageSize: member("pageSize", of: base))
-            reader.members { reader, name in
-                let field = member(name, of: base)
-                switch name {
-                case "section":
-                    if reader.kind == .null {
-                        reader.skip()
-                    } else if let id = errors.id(&reader, field) {
-                        section = .explicit(id)
-                    }
-                case "settings":
-                    hasSettings = true
-                    settings = WaterfallSettings.decode(&reader, paths: &paths, errors: &errors)
-                case "pageSize": pageSize = errors.integer(&reader, field)
-                default:
-                    errors.add(field, "unknown member; expected section, settings or pageSize")
-                    reader.skip()
-                }
-            }
-            if !hasSettings { errors.add(member("settings", of: base), "missing required member") }
-            if requests.contains(where: { $0.section == section }) {
-                errors.add(member("section", of: base), "this section already has a layout")
-            }
-            if let settings {
-                requests.append(Request(path: base, paths: paths, section: section, settings: settings, pageSize: pageSize))
-            }
-        }
+    /// The layouts `requests` ask for.
+    init(_ requests: [SectionLayoutRequest]) {
         self.requests = requests
     }
 
@@ -85,7 +36,7 @@ struct SectionLayouts {
         var pages: [(section: SectionID, ids: [WireID], page: WaterfallPage, changed: [WireID])] = []
         for request in requests {
             guard let newIndex = Self.index(of: request.section, in: new, dropped: dropped.target) else {
-                errors.add(member("section", of: request.path), "no section with this id in the new snapshot")
+                errors.add(JSONPath.member("section", of: request.path), "no section with this id in the new snapshot")
                 continue
             }
             let newSection = Self.items(of: newIndex, in: new, role: "new", dropped: dropped.target, errors: &errors)

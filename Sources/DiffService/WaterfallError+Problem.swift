@@ -1,3 +1,4 @@
+import SnapshotJSON
 import Waterfall
 
 extension WaterfallError {
@@ -17,14 +18,14 @@ extension WaterfallError {
             var problem = Problem(
                 .cursorMismatch,
                 detail: "\(cursor) was made with other layout settings; send the settings of the first page, or start again without a cursor.")
-            problem.errors = [Problem.FieldError(path: cursor, message: "made with other settings")]
+            problem.errors = [Violation(path: cursor, message: "made with other settings")]
             return problem
         case .strategyNotAppendStable(let strategy), .pagingNotSupported(let strategy):
             let path = self == .strategyNotAppendStable(strategy) ? cursor : paths.pageSize
             var problem = Problem(
                 .layoutNotAppendStable,
                 detail: "The \(strategy.rawValue) strategy lays out a whole section at once, so it cannot be paged or continued; use shortestColumn or roundRobin, or send every item without \(path).")
-            problem.errors = [Problem.FieldError(path: path, message: "not supported by \(strategy.rawValue)")]
+            problem.errors = [Violation(path: path, message: "not supported by \(strategy.rawValue)")]
             return problem
         case .malformedContinuation(let defect):
             return CursorCodec.Failure.malformed(defect.phrase).problem(path: cursor)
@@ -55,7 +56,7 @@ extension CursorCodec.Failure {
             case .tampered: "altered, or issued under another SNAPDIFF_CURSOR_KEY (without one, by another process)"
             }
         var problem = Problem(.invalidCursor, detail: "\(path) is \(reason); send the nextCursor of the previous page unchanged.")
-        problem.errors = [Problem.FieldError(path: path, message: reason)]
+        problem.errors = [Violation(path: path, message: reason)]
         return problem
     }
 }

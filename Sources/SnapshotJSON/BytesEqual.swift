@@ -1,5 +1,3 @@
-internal import CSimdJSON
-
 /// Whether two byte ranges hold the same bytes (eight at a time).
 ///
 /// - Complexity: O(*n*).
@@ -19,9 +17,4 @@ func bytesEqual(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> Boo
         offset += 1
     }
     return true
-}
-
-/// The hash CSimdJSON gives a canonical encoding (``ContentKey/contentHash``).
-func canonicalHash(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
-    CSimdJSON_Hash(bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), bytes.count)
 }

@@ -101,6 +101,12 @@ public struct CanonicalReader: Hashable, Sendable {
         position += 1
     }
 
+    /// Reads an object at `path`, calling `body` with each member name, its JSON path (``JSONPath``) and the
+    /// reader at its value; `body` must read or skip the value. Names come in ascending byte order.
+    public mutating func members(at path: String, _ body: (inout CanonicalReader, String, String) -> Void) {
+        members { reader, name in body(&reader, name, JSONPath.member(name, of: path)) }
+    }
+
     /// Reads a number as the nearest `Double` (infinite beyond its range), or returns `nil` and leaves any
     /// other value unread.
     public mutating func number() -> Double? {

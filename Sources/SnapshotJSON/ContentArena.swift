@@ -1,5 +1,3 @@
-internal import CSimdJSON
-
 /// The canonical content encodings of one parsed request, in one buffer handed over by CSimdJSON.
 ///
 /// `@unchecked Sendable`: the bytes are written before `init` and never again, and freed exactly once, in
@@ -9,12 +7,12 @@ final class ContentArena: @unchecked Sendable {
     let count: Int
 
     /// Takes ownership of the arena of the parser's last parse.
-    init(takingFrom parser: OpaquePointer, count: Int) {
-        base = CSimdJSON_TakeArena(parser)
+    init(takingFrom parser: SimdJSONParser, count: Int) {
+        base = parser.takeArena()
         self.count = count
     }
 
-    deinit { CSimdJSON_FreeArena(base) }
+    deinit { SimdJSONParser.freeArena(base) }
 
     /// The bytes at `offset ..< offset + count`.
     func bytes(at offset: Int, count: Int) -> UnsafeRawBufferPointer {

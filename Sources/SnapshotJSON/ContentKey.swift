@@ -38,7 +38,7 @@ public struct ContentKey: Hashable, Sendable {
     public var contentHash: UInt64 {
         switch storage {
         case .canonical(_, _, _, let hash): hash
-        case .raw: canonicalBytes.withUnsafeBytes { canonicalHash($0) }
+        case .raw: canonicalBytes.withUnsafeBytes { SimdJSONParser.hash($0) }
         }
     }
 
@@ -91,6 +91,6 @@ extension ContentKey: CustomStringConvertible {
     /// `ContentKey(hash: 0x…, 34 bytes)`, with the canonical hash and encoding length.
     public var description: String {
         let bytes = canonicalBytes
-        return "ContentKey(hash: 0x\(String(bytes.withUnsafeBytes { canonicalHash($0) }, radix: 16)), \(bytes.count) bytes)"
+        return "ContentKey(hash: 0x\(String(bytes.withUnsafeBytes { SimdJSONParser.hash($0) }, radix: 16)), \(bytes.count) bytes)"
     }
 }

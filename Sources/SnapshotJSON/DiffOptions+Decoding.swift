@@ -1,22 +1,29 @@
+import ListDiff
+
 extension DiffOptions {
     /// Decodes the canonical encoding of an `"options"` value, appending one violation per problem.
     ///
     /// To add an option: add a stored property with a default, and a `case` below that reads its value
     /// (`reader.string()`, `.boolean()`, `.integer()`, `.elements`, `.members`) or reports it.
-    init(decoding reader: inout CanonicalReader, violations: inout [Violation]) {
+    ///
+    /// - Parameters:
+    ///   - reader: The value.
+    ///   - violations: Where problems are appended.
+    ///   - layouts: Receives the `"layouts"` value, if any: the reader decodes it (``layouts``) once the rest of
+    ///     the request is known to be valid, since its errors are listed only then.
+    init(decoding reader: inout CanonicalReader, violations: inout [Violation], layouts: inout CanonicalReader?) {
         self.init()
         let root = "options"
         guard reader.kind == .object else {
             violations.append(Violation(path: root, message: "expected object, found \(reader.kind)"))
             return
         }
-        reader.members { reader, name in
-            let path = JSONPath.member(name, of: root)
+        reader.members(at: root) { reader, name, path in
             switch name {
             case "renderings":
                 decodeRenderings(&reader, path: path, violations: &violations)
             case "duplicates":
-                if let value = Self.decodeEnum(DuplicateHandling.self, &reader, path: path, violations: &violations) {
+                if let value = Self.decodeChoice(Self.duplicatePolicies, &reader, path: path, violations: &violations) {
                     duplicates = value
                 }
             case "pretty":
@@ -48,7 +55,8 @@ extension DiffOptions {
         var valid = true
         reader.elements { reader, index in
             let elementPath = JSONPath.element(index, of: path)
-            guard let rendering = Self.decodeEnum(Rendering.self, &reader, path: elementPath, violations: &violations) else {
+            let renderings = Rendering.allCases.map { ($0.rawValue, $0) }
+            guard let rendering = Self.decodeChoice(renderings, &reader, path: elementPath, violations: &violations) else {
                 valid = false
                 return
             }
@@ -65,17 +73,22 @@ extension DiffOptions {
         }
     }
 
-    private static func decodeEnum<Value: RawRepresentable & CaseIterable>(
-        _: Value.Type, _ reader: inout CanonicalReader, path: String, violations: inout [Violation]
-    ) -> Value? where Value.RawValue == String {
-        let expected = Value.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: " or ")
+    /// The wire names of ``DuplicatePolicy``'s cases.
+    private static let duplicatePolicies: [(String, DuplicatePolicy)] = [("reject", .reject), ("keepFirst", .keepFirst)]
+
+    /// Reads a string naming one of `choices`, or appends the violation.
+    private static func decodeChoice<Value>(
+        _ choices: [(name: String, value: Value)], _ reader: inout CanonicalReader, path: String,
+        violations: inout [Violation]
+    ) -> Value? {
+        let expected = choices.map { JSONString.quoted($0.name) }.joined(separator: " or ")
         guard let string = reader.string() else {
             violations.append(Violation(path: path, message: "expected \(expected), found \(reader.kind)"))
             reader.skip()
             return nil
         }
-        guard let value = Value(rawValue: string) else {
-            violations.append(Violation(path: path, message: "expected \(expected), found \(WireID.string(string))"))
+        guard let value = choices.first(where: { WireID.sameScalars($0.name, string) })?.value else {
+            violations.append(Violation(path: path, message: "expected \(expected), found \(JSONString.quoted(string))"))
             return nil
         }
         return value

@@ -1,3 +1,5 @@
+import ListDiff
+
 /// The `"options"` member of a diff request; every field has a default.
 ///
 /// Decoded in `DiffOptions+Decoding.swift`; add a member there (and here) to extend it.
@@ -5,13 +7,12 @@ public struct DiffOptions: Hashable, Sendable {
     /// The changeset renderings to return, in request order, without repeats; never empty.
     /// `"renderings"`, default `["staged"]`.
     public var renderings: [Rendering]
-    /// What to do with repeated ids. `"duplicates"`, default `"reject"`.
-    public var duplicates: DuplicateHandling
+    /// What to do with repeated ids. `"duplicates"`: `"reject"` (the default) or `"keepFirst"`.
+    public var duplicates: DuplicatePolicy
     /// Whether to indent the response. `"pretty"`, default `false`.
     public var pretty: Bool
-    /// The `"layouts"` value, unread: per-section waterfall layouts, decoded by the service (which knows the
-    /// layout engine). `nil` when absent.
-    public var layouts: CanonicalReader?
+    /// The per-section waterfall layouts to answer with. `"layouts"`, default none.
+    public var layouts: [SectionLayoutRequest]
 
     /// Creates options; the defaults are those of a request without `"options"`.
     ///
@@ -19,11 +20,11 @@ public struct DiffOptions: Hashable, Sendable {
     ///   - renderings: The renderings to return; must not be empty.
     ///   - duplicates: What to do with repeated ids.
     ///   - pretty: Whether to indent the response.
-    public init(renderings: [Rendering] = [.staged], duplicates: DuplicateHandling = .reject, pretty: Bool = false) {
+    public init(renderings: [Rendering] = [.staged], duplicates: DuplicatePolicy = .reject, pretty: Bool = false) {
         precondition(!renderings.isEmpty, "at least one rendering")
         self.renderings = renderings
         self.duplicates = duplicates
         self.pretty = pretty
-        self.layouts = nil
+        self.layouts = []
     }
 }

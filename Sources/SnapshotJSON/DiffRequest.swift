@@ -1,5 +1,3 @@
-internal import CSimdJSON
-
 /// The body of `POST /diff`: `{"old": Snapshot, "new": Snapshot, "options": {...}}`.
 ///
 /// Make one with ``parseDiffRequest(_:)``.
@@ -13,12 +11,12 @@ public struct DiffRequest: Hashable, Sendable {
 
     /// Deepest nesting of arrays and objects accepted; the request object itself is level 1, an item's
     /// members start at level 7.
-    public static let maximumNestingDepth = Int(CSimdJSON_MAX_DEPTH)
+    public static let maximumNestingDepth = SimdJSONParser.maximumDepth
     /// Largest magnitude of a number's written exponent: `1e1000000000` is accepted, `1e1000000001` is not.
-    public static let maximumExponentMagnitude = Int(CSimdJSON_MAX_EXPONENT)
+    public static let maximumExponentMagnitude = SimdJSONParser.maximumExponent
     /// Violations reported at most by ``RequestError/invalid(_:)``; further ones are not listed.
-    public static let maximumViolationCount = Int(CSimdJSON_MAX_VIOLATIONS)
+    public static let maximumViolationCount = SimdJSONParser.maximumViolations
     /// Spare capacity after a body's bytes that lets ``parseDiffRequest(_:)`` skip copying it: reserve
     /// `contentLength + requiredPadding` when collecting a body.
-    public static let requiredPadding = Int(CSimdJSON_PADDING)
+    public static let requiredPadding = SimdJSONParser.padding
 }

@@ -1,5 +1,3 @@
-internal import CSimdJSON
-
 /// The bytes of a parsed `/diff` body, kept so that items' contents can refer to their raw JSON text and be
 /// canonicalised only when two texts differ (most items of two snapshots are unchanged, byte for byte).
 ///
@@ -37,31 +35,17 @@ final class RequestText: Sendable {
     func sameItemContent(at offset: Int, count: Int, as other: RequestText, at otherOffset: Int, count otherCount: Int) -> Bool? {
         precondition(offset >= 0 && count >= 0 && offset + count <= bytes.count, "range outside the body")
         precondition(otherOffset >= 0 && otherCount >= 0 && otherOffset + otherCount <= other.bytes.count, "range outside the body")
-        let handle = ParserPool.shared.borrow()
-        defer { ParserPool.shared.recycle(handle) }
-        let same = bytes.withUnsafeBufferPointer { mine in
-            other.bytes.withUnsafeBufferPointer { theirs in
-                CSimdJSON_SameItemContent(
-                    handle.pointer, mine.baseAddress, bytes.capacity, offset, count,
-                    theirs.baseAddress, other.bytes.capacity, otherOffset, otherCount)
-            }
-        }
-        return same < 0 ? nil : same == 1
+        let parser = SimdJSONParser.borrow()
+        defer { parser.recycle() }
+        return parser.sameItemContent(bytes, offset ..< offset + count, other.bytes, otherOffset ..< otherOffset + otherCount)
     }
 
     /// The canonical encoding of the item whose raw text is at `offset ..< offset + count` (every member but
     /// `id`), as ``ContentKey`` stores it for items of other documents.
     func canonicalItem(at offset: Int, count: Int) -> [UInt8] {
         precondition(offset >= 0 && count >= 0 && offset + count <= bytes.count, "range outside the body")
-        let handle = ParserPool.shared.borrow()
-        defer { ParserPool.shared.recycle(handle) }
-        return bytes.withUnsafeBufferPointer { buffer in
-            var length = 0
-            guard
-                let encoded = CSimdJSON_CanonicalItem(
-                    handle.pointer, buffer.baseAddress, offset, count, bytes.capacity, &length)
-            else { fatalError("out of memory while canonicalising an item of \(count) bytes") }
-            return Array(UnsafeBufferPointer(start: encoded, count: length))
-        }
+        let parser = SimdJSONParser.borrow()
+        defer { parser.recycle() }
+        return parser.canonicalItem(bytes, offset ..< offset + count)
     }
 }

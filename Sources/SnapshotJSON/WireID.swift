@@ -53,23 +53,11 @@ public enum WireID: Hashable, Sendable {
 }
 
 extension WireID: CustomStringConvertible {
-    /// The id as JSON: `42` or `"a"` (with `"` and `\` escaped).
+    /// The id as JSON: `42` or `"a"` (quoted by ``JSONString``).
     public var description: String {
         switch self {
-        case .integer(let value):
-            return String(value)
-        case .string(let value):
-            var quoted = "\""
-            for scalar in value.unicodeScalars {
-                switch scalar {
-                case "\"": quoted += "\\\""
-                case "\\": quoted += "\\\\"
-                case _ where scalar.value < 0x20: quoted += "\\u00" + (scalar.value < 0x10 ? "0" : "")
-                    + String(scalar.value, radix: 16)
-                default: quoted.unicodeScalars.append(scalar)
-                }
-            }
-            return quoted + "\""
+        case .integer(let value): String(value)
+        case .string(let value): JSONString.quoted(value)
         }
     }
 }

@@ -1,6 +1,6 @@
 /// An item of a snapshot: its id and a key for the rest of its members.
 ///
-/// Two items are equal when their ids and contents are; ``idNumber`` and ``textNumber`` are not compared.
+/// Two items are equal when their ids and contents are; ``identityNumber`` and ``contentNumber`` are not compared.
 public struct WireItem: Hashable, Sendable {
     /// How the id is held: as a value, or as where its bytes lie in the request body.
     enum StoredID: Sendable {
@@ -8,7 +8,7 @@ public struct WireItem: Hashable, Sendable {
         case value(WireID)
         /// A string id written without escapes, whose UTF-8 bytes are the body's at `offset ..< offset + count`
         /// (the body that ``content`` refers to): its `String` is made only if ``id`` is read. The diff itself
-        /// matches ids by ``idNumber``, so most requests never read them.
+        /// matches ids by ``identityNumber``, so most requests never read them.
         case inBody(offset: Int, count: Int)
     }
 
@@ -17,18 +17,24 @@ public struct WireItem: Hashable, Sendable {
     public let content: ContentKey
     /// The number the parse gave ``id`` (from 0): the items of one request, in both snapshots, have the same
     /// number exactly when they have the same id. -1 when the parse did not number the ids.
-    public let idNumber: Int
-    /// The number the parse gave the item's text (its place among the request's items): two items with the same
-    /// number were written with the very same bytes (an item of the second snapshot repeating one of the first
-    /// takes its number), so their contents are equal. -1 when the content is not the item's text in a body.
-    public let textNumber: Int
+    public let identityNumber: Int
+    /// The number of the item's content, decided by the reader: an item of each snapshot with the same id have
+    /// equal non-negative numbers exactly when their contents are equal, so the diff compares numbers. -1 when
+    /// it is not decided (the item's id repeats in the other snapshot, or the ids were not numbered): the
+    /// contents are then compared (``content``).
+    public let contentNumber: Int
 
-    init(id: StoredID, content: ContentKey, idNumber: Int, textNumber: Int) {
+    init(id: StoredID, content: ContentKey, identityNumber: Int, contentNumber: Int) {
         if case .inBody = id { precondition(content.body != nil, "an id in the body needs a content in the body") }
         storedID = id
         self.content = content
-        self.idNumber = idNumber
-        self.textNumber = textNumber
+        self.identityNumber = identityNumber
+        self.contentNumber = contentNumber
+    }
+
+    /// The item with its content equality left undecided (see ``contentNumber``).
+    var undecided: WireItem {
+        WireItem(id: storedID, content: content, identityNumber: identityNumber, contentNumber: -1)
     }
 
     /// The item's id; item ids are meant to be unique across the whole snapshot.

@@ -1,5 +1,6 @@
 @testable import DiffService
 import Testing
+import SnapshotJSON
 import Waterfall
 
 /// The English the service writes for each typed layout violation and continuation defect of the engine:

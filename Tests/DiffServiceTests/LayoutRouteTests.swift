@@ -76,6 +76,9 @@ import TestSupport
         (#"{"containerWidth": 100, "columns": 4, "columnSpacing": 40}"#, #"[{"id": 1, "aspectRatio": 1}]"#, "settings.columns"),
         (#"{"containerWidth": 300, "scale": 1e400}"#, "[]", "settings.scale"),
         (#"{"containerWidth": 300, "colums": 2}"#, "[]", "settings.colums"),
+        // Member names that are not identifiers are quoted, as in `/diff` (one path renderer).
+        (#"{"containerWidth": 300, "a b": 2}"#, "[]", #"settings["a b"]"#),
+        (#"{"containerWidth": 300, "insets": {"top\n": 1}}"#, "[]", #"settings.insets["top\n"]"#),
         (#"{"containerWidth": 300}"#, #"[{"id": 1, "aspectRatio": 0}]"#, "items[0].aspectRatio"),
         (#"{"containerWidth": 300}"#, #"[{"id": 1, "aspectRatio": 1000}]"#, "items[0].aspectRatio"),
         (#"{"containerWidth": 300}"#, #"[{"id": 1, "width": 0, "height": 10}]"#, "items[0].width"),
@@ -177,6 +180,17 @@ import TestSupport
         #expect(number(page["items"]?[0]?["frame"]?["x"]) == 10)
         #expect(number(page["columnWidth"]) == 40)  // ⌊(85 − 5) ÷ 2⌋
         #expect(number(page["items"]?[1]?["frame"]?["width"]) == 40)
+    }
+
+    /// Paths are rendered as in `/diff`: a name that is not an identifier is quoted, at the root and in
+    /// `/diff`'s `options.layouts` too.
+    @Test func pathsQuoteNamesThatAreNotIdentifiers() throws {
+        #expect(try errorPaths(#"{"settings":{"containerWidth":300},"items":[],"a b":1}"#) == [#"["a b"]"#])
+        let body = #"{"old":{"items":[]},"new":{"items":[]},"options":{"layouts":[{"settings":{"containerWidth":300,"x\"y":1}}]}}"#
+        let response = DiffEndpoint.respond(to: Array(body.utf8))
+        #expect(response.status == 422)
+        let paths = (try JSON(parsing: response.body)["errors"]?.array ?? []).compactMap { $0["path"]?.string }
+        #expect(paths == [#"options.layouts[0].settings["x\"y"]"#])
     }
 
     /// A member name repeated anywhere in a body is a 422 naming it, in `/layout` as in `/diff`.

@@ -2,7 +2,7 @@ import SnapshotJSON
 import TestSupport
 import Testing
 
-/// The parse numbers item ids (`WireItem.idNumber`) so that the diff can match items without hashing them: equal
+/// The parse numbers item ids (`WireItem.identityNumber`) so that the diff can match items without hashing them: equal
 /// numbers exactly for equal ids, over both snapshots.
 @Suite struct IDNumberingTests {
     /// Ids drawn from a small pool, so that they repeat within and across snapshots: strings and integers with
@@ -28,12 +28,12 @@ import Testing
         let all = (request.old.sections + request.new.sections).flatMap(\.items)
         for a in all {
             for b in all {
-                #expect((a.idNumber == b.idNumber) == (a.id == b.id), "\(a.id) #\(a.idNumber), \(b.id) #\(b.idNumber)")
+                #expect((a.identityNumber == b.identityNumber) == (a.id == b.id), "\(a.id) #\(a.identityNumber), \(b.id) #\(b.identityNumber)")
             }
         }
         // Dense, from 0, in order of first appearance.
         var firstSeen: [Int] = []
-        for item in all where !firstSeen.contains(item.idNumber) { firstSeen.append(item.idNumber) }
+        for item in all where !firstSeen.contains(item.identityNumber) { firstSeen.append(item.identityNumber) }
         #expect(firstSeen == Array(0 ..< firstSeen.count))
     }
 
@@ -41,15 +41,15 @@ import Testing
         let item = #"{"id":"x","v":[1,2]}"#
         let body = #"{"old":{"items":[{"id":"w"},\#(item)]},"new":{"items":[\#(item),{"id":"y"},{"id":"w"}]}}"#
         let request = try parseDiffRequest(Array(body.utf8))
-        #expect(request.old.sections[0].items.map(\.idNumber) == [0, 1])
-        #expect(request.new.sections[0].items.map(\.idNumber) == [1, 2, 0])
+        #expect(request.old.sections[0].items.map(\.identityNumber) == [0, 1])
+        #expect(request.new.sections[0].items.map(\.identityNumber) == [1, 2, 0])
     }
 
     @Test func manyIdsAreAllNumbered() throws {
         let items = (0 ..< 5000).map { #"{"id":"item-\#($0)"}"# }.joined(separator: ",")
         let reversed = (0 ..< 5000).reversed().map { #"{"id":"item-\#($0)"}"# }.joined(separator: ",")
         let request = try parseDiffRequest(Array(#"{"old":{"items":[\#(items)]},"new":{"items":[\#(reversed)]}}"#.utf8))
-        #expect(request.old.sections[0].items.map(\.idNumber) == Array(0 ..< 5000))
-        #expect(request.new.sections[0].items.map(\.idNumber) == Array((0 ..< 5000).reversed()))
+        #expect(request.old.sections[0].items.map(\.identityNumber) == Array(0 ..< 5000))
+        #expect(request.new.sections[0].items.map(\.identityNumber) == Array((0 ..< 5000).reversed()))
     }
 }

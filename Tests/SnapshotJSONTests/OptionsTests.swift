@@ -41,4 +41,29 @@ import Testing
         let json = #"{"options":{"pretty":1},"old":{"items":[{"id":true}]},"new":{"items":[]}}"#
         #expect(Fixtures.violations(of: json).map(\.path) == ["old.items[0].id", "options.pretty"])
     }
+
+    /// `options.layouts` is decoded once, by the reader, into typed requests.
+    @Test func decodesLayoutsIntoTypedRequests() throws {
+        let options = #"{"layouts":[{"section":"photos","settings":{"containerWidth":375,"columns":2},"pageSize":50},{"settings":{"containerWidth":320}}]}"#
+        let layouts = try Fixtures.request(oldItems: "", newItems: "", options: options).options.layouts
+        #expect(layouts.map(\.section) == [.explicit(.string("photos")), .implicit])
+        #expect(layouts.map(\.pageSize) == [50, nil])
+        #expect(layouts.map(\.path) == ["options.layouts[0]", "options.layouts[1]"])
+        #expect(layouts.map(\.paths.settings) == ["options.layouts[0].settings", "options.layouts[1].settings"])
+    }
+
+    /// Layout errors are listed once the rest of the request is valid, all of them (not only the reader's first
+    /// 100), with paths quoted like every other path.
+    @Test func reportsLayoutErrorsOnceTheRestIsValid() {
+        let entries = (0 ..< 150).map { #"{"section":\#($0),"settings":{"a b":1}}"# }.joined(separator: ",")
+        let json = #"{"old":{"items":[]},"new":{"items":[]},"options":{"layouts":[\#(entries)]}}"#
+        guard case .invalid(let violations, let omitted) = Fixtures.error(of: json) else {
+            Issue.record("expected a 422")
+            return
+        }
+        #expect(violations.count == 300 && omitted == 0)
+        #expect(violations.prefix(2).map(\.path) == [#"options.layouts[0].settings["a b"]"#, "options.layouts[0].settings.containerWidth"])
+        let withSchemaViolation = #"{"old":{"items":[{"id":true}]},"new":{"items":[]},"options":{"layouts":[{}]}}"#
+        #expect(Fixtures.violations(of: withSchemaViolation).map(\.path) == ["old.items[0].id"])
+    }
 }

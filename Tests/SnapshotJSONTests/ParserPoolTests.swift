@@ -5,15 +5,16 @@ import Testing
 /// parser that grew past the retention limit is not kept.
 @Suite struct ParserPoolTests {
     @Test func aThreadGetsBackItsParserAndNestedBorrowsGetTheirOwn() {
-        let pool = ParserPool.shared
-        let first = pool.borrow()
-        let nested = pool.borrow()
+        let first = SimdJSONParser.borrow()
+        let nested = SimdJSONParser.borrow()
         #expect(first.pointer != nested.pointer)
-        pool.recycle(nested)
-        pool.recycle(first)  // one parser is kept per thread: `first` is destroyed, `nested` stays
-        let again = pool.borrow()
-        #expect(again.pointer == nested.pointer)
-        pool.recycle(again)
+        nested.recycle()
+        first.recycle()  // two parsers are kept per thread, the last given back on top
+        let again = SimdJSONParser.borrow()
+        let againNested = SimdJSONParser.borrow()
+        #expect(again.pointer == first.pointer && againNested.pointer == nested.pointer)
+        againNested.recycle()
+        again.recycle()
     }
 
     @Test func aParserGrownByALargeBodyIsNotKeptAndASmallOneIs() throws {
@@ -23,9 +24,9 @@ import Testing
             #expect(request.old.itemCount == count)
         }
         func retainedByNextParser() -> Int {
-            let handle = ParserPool.shared.borrow()
-            defer { ParserPool.shared.recycle(handle) }
-            return handle.retainedBytes
+            let parser = SimdJSONParser.borrow()
+            defer { parser.recycle() }
+            return parser.retainedBytes
         }
         try parse(items: 20)
         #expect(retainedByNextParser() > 0)  // the parser that read the body, kept

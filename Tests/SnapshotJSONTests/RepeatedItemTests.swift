@@ -45,18 +45,27 @@ import Testing
             #expect(a.id == b.id && a.content.canonicalBytes == b.content.canonicalBytes)
         }
         #expect(repeated.new.itemCount == new.count)
-        // Equal text numbers only for the same id and content; the first snapshot's are all distinct.
+        // Equal content numbers only for the same id and content; the first snapshot's are all distinct.
         let items = repeated.old.sections.flatMap(\.items) + repeated.new.sections.flatMap(\.items)
         let first = (newFirst ? repeated.new : repeated.old).sections.flatMap(\.items)
-        #expect(Set(first.map(\.textNumber)).count == first.count && first.allSatisfy { $0.textNumber >= 0 })
-        for a in items {
-            for b in items where a.textNumber == b.textNumber {
+        #expect(Set(first.map(\.contentNumber)).count == first.count && first.allSatisfy { $0.contentNumber >= 0 })
+        for a in items where a.contentNumber >= 0 {
+            for b in items where a.contentNumber == b.contentNumber {
                 #expect(a.id == b.id && a.content.canonicalBytes == b.content.canonicalBytes)
+            }
+        }
+        // The numbers decide content equality as a comparison of canonical encodings would, in the read text as
+        // in the walked one.
+        for request in [repeated, walked] {
+            for a in request.new.sections.flatMap(\.items) {
+                for b in request.old.sections.flatMap(\.items) where a.id == b.id {
+                    #expect(a.isContentEqual(to: b) == (a.content.canonicalBytes == b.content.canonicalBytes))
+                }
             }
         }
     }
 
-    /// Unchanged items of the second snapshot take their originals' text numbers (so the diff compares no
+    /// Unchanged items of the second snapshot take their originals' content numbers (so the diff compares no
     /// content for them); an edited one gets its own; items of a document have none.
     @Test func unchangedItemsShareTextNumbers() throws {
         let items = (0 ..< 6).map { #"{"id":\#($0),"title":"t\#($0)"}"# }
@@ -64,12 +73,12 @@ import Testing
         edited[3] = #"{"id":3,"title":"changed"}"#
         let json = #"{"old":{"items":[\#(items.joined(separator: ","))]},"new":{"items":[\#(edited.joined(separator: ","))]}}"#
         let request = try parseDiffRequest(Array(json.utf8))
-        let old = request.old.sections[0].items.map(\.textNumber), new = request.new.sections[0].items.map(\.textNumber)
+        let old = request.old.sections[0].items.map(\.contentNumber), new = request.new.sections[0].items.map(\.contentNumber)
         #expect(old == Array(0 ..< 6))
         #expect(new[0 ..< 3] == old[0 ..< 3] && new[4...] == old[4...])
         #expect(!old.contains(new[3]))
         let document = try parseJSONDocument(Array(#"{"items":[{"id":1,"w":2}]}"#.utf8))
-        #expect(document.items?.map(\.textNumber) == [-1])
+        #expect(document.items?.map(\.contentNumber) == [-1])
     }
 
     /// A repeated item with a violation is reported again, at its own place.

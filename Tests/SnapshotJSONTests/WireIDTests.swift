@@ -58,6 +58,6 @@ import Testing
 
     @Test func describesAsJSON() {
         #expect(WireID.integer(-5).description == "-5")
-        #expect(WireID.string("a\"b\n").description == #""a\"b\u000a""#)
+        #expect(WireID.string("a\"b\n\u{1}").description == #""a\"b\n\u0001""#)
     }
 }

@@ -68,10 +68,11 @@ enum {
     CSimdJSON_ViolationExpectedArray = 2,
     CSimdJSON_ViolationExpectedID = 3,        /* expected string or integer */
     CSimdJSON_ViolationMissingMember = 4,     /* the path names the missing member */
-    CSimdJSON_ViolationUnknownMember = 5,     /* detail: where it was found ("request" or "snapshot") */
+    CSimdJSON_ViolationUnknownRequestMember = 5,  /* a member of the request object */
     CSimdJSON_ViolationDuplicateMember = 6,
     CSimdJSON_ViolationSectionsAndItems = 7,  /* a snapshot has both "sections" and "items" */
-    CSimdJSON_ViolationExponentRange = 8
+    CSimdJSON_ViolationExponentRange = 8,
+    CSimdJSON_ViolationUnknownSnapshotMember = 9  /* a member of a snapshot object */
 };
 
 /** What was found instead (CSimdJSON_Violation.found). */
@@ -135,13 +136,11 @@ typedef struct CSimdJSON_Snapshot {
     uint8_t present;
 } CSimdJSON_Snapshot;
 
-/** A valid-JSON value that breaks the request schema. Path and detail are UTF-8 in `text`. */
+/** A valid-JSON value that breaks the request schema. The path is UTF-8 in `text`. */
 typedef struct CSimdJSON_Violation {
     int64_t byteOffset; /* -1 when there is no single place (a missing member) */
     uint64_t pathOffset;
-    uint64_t detailOffset;
     uint32_t pathLength;
-    uint32_t detailLength;
     uint8_t kind;
     uint8_t found;
 } CSimdJSON_Violation;

@@ -1,4 +1,3 @@
-import SnapshotJSON
 import Waterfall
 
 extension WaterfallSettings {
@@ -12,7 +11,7 @@ extension WaterfallSettings {
     /// `columns` is a count, or `{"count": n}`, or `{"minimumWidth": w, "maximumCount": n}`. Only
     /// `containerWidth` is required. Ranges are checked later by the layout engine, whose violations `paths`
     /// maps back to where the request wrote each value.
-    static func decode(
+    public static func decode(
         _ reader: inout CanonicalReader, paths: inout WaterfallSettingPaths, errors: inout FieldErrors
     ) -> WaterfallSettings? {
         let path = paths.settings
@@ -20,8 +19,7 @@ extension WaterfallSettings {
         var settings = WaterfallSettings(containerWidth: 0)
         var hasWidth = false
         let before = errors.count
-        reader.members { reader, name in
-            let field = member(name, of: path)
+        reader.members(at: path) { reader, name, field in
             switch name {
             case "containerWidth":
                 hasWidth = true
@@ -48,7 +46,7 @@ extension WaterfallSettings {
                 reader.skip()
             }
         }
-        if !hasWidth { errors.add(member("containerWidth", of: path), "missing required member") }
+        if !hasWidth { errors.add(JSONPath.member("containerWidth", of: path), "missing required member") }
         return errors.count == before ? settings : nil
     }
 
@@ -64,8 +62,7 @@ extension WaterfallSettings {
         var count: Int?
         var minimumWidth: ExactDecimal?
         var maximumCount: Int?
-        reader.members { reader, name in
-            let field = member(name, of: path)
+        reader.members(at: path) { reader, name, field in
             switch name {
             case "count": count = errors.integer(&reader, field)
             case "minimumWidth": minimumWidth = errors.decimal(&reader, field)
@@ -87,8 +84,7 @@ extension WaterfallSettings {
     private static func decodeInsets(_ reader: inout CanonicalReader, path: String, errors: inout FieldErrors) -> EdgeInsets? {
         guard errors.object(&reader, path) else { return nil }
         var insets = EdgeInsets()
-        reader.members { reader, name in
-            let field = member(name, of: path)
+        reader.members(at: path) { reader, name, field in
             switch name {
             case "top": insets.top = errors.decimal(&reader, field) ?? 0
             case "leading": insets.leading = errors.decimal(&reader, field) ?? 0

@@ -1,37 +1,35 @@
-import SnapshotJSON
-
 /// Collects the invalid values of a request, by JSON path, while decoding continues; the request is then
-/// answered with one 422 that lists the first ``Problem/listedEntryLimit`` and counts them all (so a body of a
-/// million bad values costs a counter, not a million paths).
-struct FieldErrors {
+/// answered with one 422 that lists the first ``listedLimit`` and counts them all (so a body of a million bad
+/// values costs a counter, not a million paths).
+public struct FieldErrors: Sendable {
+    /// Errors kept at most; later ones are only counted.
+    public static let listedLimit = 1000
+
     /// The first errors, in document order.
-    private(set) var errors: [Problem.FieldError] = []
+    public private(set) var errors: [Violation] = []
     /// How many errors were recorded.
-    private(set) var count = 0
+    public private(set) var count = 0
 
     /// Whether no error was recorded.
-    var isEmpty: Bool { count == 0 }
+    public var isEmpty: Bool { count == 0 }
 
-    /// Records an error (its path and message are kept only while fewer than ``Problem/listedEntryLimit`` are).
-    mutating func add(_ path: @autoclosure () -> String, _ message: @autoclosure () -> String) {
+    /// No errors yet.
+    public init() {}
+
+    /// Records an error (its path and message are kept only while fewer than ``listedLimit`` are).
+    ///
+    /// - Parameters:
+    ///   - path: The value's JSON path (see ``JSONPath``).
+    ///   - message: What is wrong with it.
+    public mutating func add(_ path: @autoclosure () -> String, _ message: @autoclosure () -> String) {
         count += 1
-        if errors.count < Problem.listedEntryLimit { errors.append(Problem.FieldError(path: path(), message: message())) }
+        if errors.count < Self.listedLimit { errors.append(Violation(path: path(), message: message())) }
     }
 
-    /// The 422 problem for the errors.
-    var problem: Problem {
-        var problem = Problem(
-            .invalidRequest,
-            detail: count == 1
-                ? "\(errors[0].path): \(errors[0].message)"
-                : "\(count) values are invalid; see errors" + (count > errors.count ? " (the first \(errors.count) are listed)." : "."))
-        problem.errors = errors
-        problem.errorCount = count
-        return problem
-    }
+    // The readers below read one value of a canonical encoding, or record what is wrong and skip it.
 
     /// Reads a number, or records `expected number` and skips the value.
-    mutating func number(_ reader: inout CanonicalReader, _ path: String) -> Double? {
+    public mutating func number(_ reader: inout CanonicalReader, _ path: String) -> Double? {
         if let value = reader.number() {
             guard value.isFinite else {
                 add(path, "number out of range")
@@ -45,7 +43,7 @@ struct FieldErrors {
     }
 
     /// Reads an integer that fits `Int`, or records the error and skips the value.
-    mutating func integer(_ reader: inout CanonicalReader, _ path: String) -> Int? {
+    public mutating func integer(_ reader: inout CanonicalReader, _ path: String) -> Int? {
         if let value = reader.integer() { return value }
         add(path, reader.kind == .number ? "expected an integer" : "expected integer, found \(reader.kind.rawValue)")
         reader.skip()
@@ -53,7 +51,7 @@ struct FieldErrors {
     }
 
     /// Reads a boolean, or records the error and skips the value.
-    mutating func boolean(_ reader: inout CanonicalReader, _ path: String) -> Bool? {
+    public mutating func boolean(_ reader: inout CanonicalReader, _ path: String) -> Bool? {
         if let value = reader.boolean() { return value }
         add(path, "expected boolean, found \(reader.kind.rawValue)")
         reader.skip()
@@ -61,7 +59,7 @@ struct FieldErrors {
     }
 
     /// Reads a string, or records the error and skips the value.
-    mutating func string(_ reader: inout CanonicalReader, _ path: String) -> String? {
+    public mutating func string(_ reader: inout CanonicalReader, _ path: String) -> String? {
         if let value = reader.string() { return value }
         add(path, "expected string, found \(reader.kind.rawValue)")
         reader.skip()
@@ -69,7 +67,7 @@ struct FieldErrors {
     }
 
     /// Reads one of an enumeration's raw values, or records the error.
-    mutating func choice<Value: RawRepresentable & CaseIterable>(
+    public mutating func choice<Value: RawRepresentable & CaseIterable>(
         _: Value.Type, _ reader: inout CanonicalReader, _ path: String
     ) -> Value? where Value.RawValue == String {
         let expected = Value.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
@@ -82,7 +80,7 @@ struct FieldErrors {
     }
 
     /// Checks that the value is an object, or records the error and skips it.
-    mutating func object(_ reader: inout CanonicalReader, _ path: String) -> Bool {
+    public mutating func object(_ reader: inout CanonicalReader, _ path: String) -> Bool {
         guard reader.kind == .object else {
             add(path, "expected object, found \(reader.kind.rawValue)")
             reader.skip()
@@ -92,7 +90,7 @@ struct FieldErrors {
     }
 
     /// Reads an id: a string, or an integer without fraction or exponent.
-    mutating func id(_ reader: inout CanonicalReader, _ path: String) -> WireID? {
+    public mutating func id(_ reader: inout CanonicalReader, _ path: String) -> WireID? {
         if let text = reader.string() { return .string(text) }
         if let value = reader.integer() { return .integer(Int64(value)) }
         add(path, "expected string or integer, found \(reader.kind == .number ? "number with a fraction, an exponent or out of range" : reader.kind.rawValue)")
@@ -100,6 +98,3 @@ struct FieldErrors {
         return nil
     }
 }
-
-/// `base.name`, or `name` at the root.
-func member(_ name: String, of base: String) -> String { base.isEmpty ? name : "\(base).\(name)" }

@@ -1,10 +1,6 @@
-import SnapshotJSON
 import Waterfall
 
 extension WaterfallItem {
-    /// The members of an item that size it; every other member is ignored by the layout.
-    static let sizeMembers = ["aspectRatio", "width", "height", "fixedHeight", "extraHeight", "fullWidth"]
-
     /// Decodes an item's size from its content (every member but `id`): exactly one of `aspectRatio`,
     /// `width` with `height`, or `fixedHeight`; optionally `extraHeight` (points) and `fullWidth` (boolean).
     ///
@@ -12,7 +8,7 @@ extension WaterfallItem {
     ///   - content: The item's content.
     ///   - path: The item's JSON path, for errors.
     ///   - errors: Where missing, ambiguous and mistyped size members are recorded.
-    static func decode(_ content: ContentKey, path: String, errors: inout FieldErrors) -> WaterfallItem? {
+    public static func decode(_ content: ContentKey, path: String, errors: inout FieldErrors) -> WaterfallItem? {
         var reader = content.reader
         var aspectRatio: ExactDecimal?
         var width: ExactDecimal?
@@ -21,8 +17,7 @@ extension WaterfallItem {
         var extraHeight: ExactDecimal = 0
         var fullWidth = false
         let before = errors.count
-        reader.members { reader, name in
-            let field = member(name, of: path)
+        reader.members(at: path) { reader, name, field in
             switch name {
             case "aspectRatio": aspectRatio = errors.decimal(&reader, field)
             case "width": width = errors.decimal(&reader, field)
@@ -51,7 +46,7 @@ extension WaterfallItem {
         } else if let width, let height {
             size = .size(width: width, height: height)
         } else {
-            errors.add(member(width == nil ? "width" : "height", of: path), "missing required member (width and height go together)")
+            errors.add(JSONPath.member(width == nil ? "width" : "height", of: path), "missing required member (width and height go together)")
             return nil
         }
         return WaterfallItem(size: size, extraHeight: extraHeight, isFullWidth: fullWidth)

@@ -1,0 +1,372 @@
+internal import CSimdJSON
+
+// The walks over a request body and what they return: with `SimdJSONParser.swift`, the only code that sees a C
+// type.
+
+extension SimdJSONParser {
+    /// Walks a `/diff` body (`padded`, with its padding as spare capacity; `body` as the client sent it, for
+    /// locating errors) and builds the request, or the error.
+    func readRequest(_ padded: [UInt8], body: [UInt8]) -> Result<DiffRequest, RequestError> {
+        padded.withUnsafeBufferPointer { buffer in
+            let result = CSimdJSON_Parse(pointer, buffer.baseAddress, buffer.count, padded.capacity).pointee
+            if let failure = failure(of: result, body: body) { return .failure(failure) }
+
+            var violations = (0 ..< result.violationCount).map { violation(result.violations[$0], text: result) }
+            let arena = ContentArena(takingFrom: self, count: Int(result.arenaLength))
+            var options = DiffOptions()
+            var layouts: CanonicalReader?
+            if result.hasOptions != 0 {
+                let bytes = arena.bytes(at: Int(result.optionsOffset), count: Int(result.optionsLength))
+                var reader = CanonicalReader(Array(bytes))
+                options = DiffOptions(decoding: &reader, violations: &violations, layouts: &layouts)
+            }
+            guard violations.isEmpty else {
+                return .failure(RequestReader.invalid(violations, omitted: result.violationsOmitted))
+            }
+            if let layouts {
+                // Listed like /layout's errors (up to FieldErrors.listedLimit), once the rest is valid.
+                var errors = FieldErrors()
+                options.layouts = SectionLayoutRequest.decodeList(layouts, errors: &errors)
+                guard errors.isEmpty else { return .failure(.invalid(errors.errors, omitted: errors.count - errors.errors.count)) }
+            }
+            let builder = SnapshotBuilder(result: result, input: buffer, arena: arena, text: RequestText(padded: padded))
+            let (old, new) = builder.snapshots(old: result.oldSnapshot, new: result.newSnapshot)
+            return .success(DiffRequest(old: old, new: new, options: options))
+        }
+    }
+
+    /// Walks a document whose root is an object (a `/layout` body): its canonical encoding, and its "items" if
+    /// any, or the error.
+    func readDocument(_ padded: [UInt8], body: [UInt8]) -> Result<JSONDocument, RequestError> {
+        padded.withUnsafeBufferPointer { buffer in
+            let result = CSimdJSON_ParseDocument(pointer, buffer.baseAddress, buffer.count, padded.capacity).pointee
+            if let failure = failure(of: result, body: body) { return .failure(failure) }
+            let violations = (0 ..< result.violationCount).map { violation(result.violations[$0], text: result) }
+            guard violations.isEmpty, result.hasDocument != 0 else {
+                return .failure(RequestReader.invalid(violations, omitted: result.violationsOmitted))
+            }
+            let arena = ContentArena(takingFrom: self, count: Int(result.arenaLength))
+            let root = CanonicalReader(Array(arena.bytes(at: Int(result.documentOffset), count: Int(result.documentLength))))
+            let builder = SnapshotBuilder(result: result, input: buffer, arena: arena, text: nil)
+            let items = result.newSnapshot.present != 0 ? builder.snapshot(result.newSnapshot).sections[0].items : nil
+            return .success(JSONDocument(root: root, items: items))
+        }
+    }
+
+    /// The error of a parse that did not reach the schema, if any.
+    private func failure(of result: CSimdJSON_Result, body: [UInt8]) -> RequestError? {
+        let offset = Int(result.errorOffset)
+        switch Int(result.status) {
+        case CSimdJSON_StatusOK:
+            return nil
+        case CSimdJSON_StatusEmpty:
+            return .emptyBody
+        case CSimdJSON_StatusInvalidUTF8:
+            return RequestReader.locatedFailure(reported: nil, body: body)
+        case CSimdJSON_StatusTooDeep:
+            return .tooDeep(limit: DiffRequest.maximumNestingDepth, byteOffset: offset)
+        case CSimdJSON_StatusTooLarge:
+            return .tooLarge(byteCount: body.count)
+        case CSimdJSON_StatusSyntax:
+            if let reported = Self.reportedProblem(Int(result.syntax), offset: offset, body: body) {
+                return RequestReader.locatedFailure(reported: reported, body: body)
+            }
+            // A string error: the scan has its place (simdjson has none, or the opening quote); should it find
+            // none, simdjson's.
+            let quote = offset >= 0 && offset < body.count ? offset : body.count
+            return RequestReader.locatedFailure(reported: nil, body: body, otherwise: .malformed(quote, "invalid string"))
+        default:
+            fatalError("out of memory while parsing a request of \(body.count) bytes")
+        }
+    }
+
+    /// Where and what simdjson's syntax error is, when it says more than the scan: nothing for string errors
+    /// (simdjson has no position for most of them, and only the opening quote for bad escapes).
+    private static func reportedProblem(_ syntax: Int, offset: Int, body: [UInt8]) -> SyntaxProblem? {
+        switch syntax {
+        case CSimdJSON_SyntaxString, CSimdJSON_SyntaxUnclosedString, CSimdJSON_SyntaxControlCharacter:
+            return nil
+        default:
+            // simdjson has no location past the last token.
+            guard offset >= 0, offset < body.count else { return .malformed(body.count, "unexpected end of input") }
+            let message =
+                switch syntax {
+                case CSimdJSON_SyntaxObject: "expected a member name, ':', ',' or '}' in object"
+                case CSimdJSON_SyntaxArray: "expected a value, ',' or ']' in array"
+                case CSimdJSON_SyntaxLiteral: "invalid literal; expected true, false or null"
+                case CSimdJSON_SyntaxNumber: "invalid number"
+                case CSimdJSON_SyntaxTrailing: "unexpected content after the JSON document"
+                case CSimdJSON_SyntaxIncomplete: "unclosed array or object"
+                default: "expected a JSON value"
+                }
+            return .malformed(offset, message)
+        }
+    }
+
+    private func violation(_ record: CSimdJSON_Violation, text result: CSimdJSON_Result) -> Violation {
+        let text = UnsafeBufferPointer(start: result.text, count: result.textLength)
+        func string(_ offset: UInt64, _ count: UInt32) -> String {
+            String(decoding: UnsafeBufferPointer(rebasing: text[Int(offset) ..< Int(offset) + Int(count)]), as: UTF8.self)
+        }
+        let found = Self.found(Int(record.found))
+        let message: String =
+            switch Int(record.kind) {
+            case CSimdJSON_ViolationExpectedObject: "expected object, found \(found)"
+            case CSimdJSON_ViolationExpectedArray: "expected array, found \(found)"
+            case CSimdJSON_ViolationExpectedID: "expected string or integer, found \(found)"
+            case CSimdJSON_ViolationMissingMember: "missing required member"
+            case CSimdJSON_ViolationUnknownRequestMember: "unknown member; expected \"old\", \"new\" or \"options\""
+            case CSimdJSON_ViolationUnknownSnapshotMember: "unknown member; expected \"sections\" or \"items\""
+            case CSimdJSON_ViolationDuplicateMember: "duplicate member name"
+            case CSimdJSON_ViolationSectionsAndItems: "has both \"sections\" and \"items\"; expected one of them"
+            case CSimdJSON_ViolationExponentRange:
+                "number exponent out of range (limit ±\(DiffRequest.maximumExponentMagnitude))"
+            default: "invalid value"
+            }
+        return Violation(path: string(record.pathOffset, record.pathLength), message: message,
+                         byteOffset: record.byteOffset < 0 ? nil : Int(record.byteOffset))
+    }
+
+    private static func found(_ found: Int) -> String {
+        switch found {
+        case CSimdJSON_FoundObject: "object"
+        case CSimdJSON_FoundArray: "array"
+        case CSimdJSON_FoundString: "string"
+        case CSimdJSON_FoundNumber: "number"
+        case CSimdJSON_FoundFractionalNumber: "number with a fraction or an exponent"
+        case CSimdJSON_FoundIntegerOutOfRange: "integer outside the 64-bit range"
+        case CSimdJSON_FoundBoolean: "boolean"
+        case CSimdJSON_FoundNull: "null"
+        default: "nothing"
+        }
+    }
+}
+
+extension SimdJSONParser {
+    /// Builds ``Snapshot`` values from the flat arrays of a successful CSimdJSON parse.
+    struct SnapshotBuilder {
+        private let sections: UnsafeBufferPointer<CSimdJSON_Section>
+        private let items: UnsafeBufferPointer<CSimdJSON_Item>
+        private let idBytes: UnsafeBufferPointer<UInt8>
+        private let arena: ContentArena
+        private let text: RequestText?
+        private let input: UnsafeBufferPointer<UInt8>
+        private let idsNumbered: Bool
+
+        /// The result and `input` (the bytes parsed) must stay valid, the parser unused, while the builder is used;
+        /// `text` holds the parsed bytes when the result's item contents refer to them (CSimdJSON_Parse).
+        init(result: CSimdJSON_Result, input: UnsafeBufferPointer<UInt8>, arena: ContentArena, text: RequestText?) {
+            sections = UnsafeBufferPointer(start: result.sections, count: result.sectionCount)
+            items = UnsafeBufferPointer(start: result.items, count: result.itemCount)
+            idBytes = UnsafeBufferPointer(start: result.idBytes, count: result.idByteCount)
+            self.arena = arena
+            self.text = text
+            self.input = input
+            idsNumbered = result.idsNumbered != 0
+        }
+
+        func snapshot(_ record: CSimdJSON_Snapshot) -> Snapshot {
+            snapshot(record, repeating: nil)
+        }
+
+        /// Both snapshots of a request, with the content equality of their items decided (see
+        /// ``WireItem/contentNumber``), so that the diff compares numbers and never parses again.
+        ///
+        /// Items of the snapshot walked second may repeat items of the one walked first (`CSimdJSON_Item.repeatOf`):
+        /// that one is built first and its items are reused, id and content, so a repeated item costs neither a new
+        /// `String` nor a comparison. Every other item of the second snapshot whose id appears once in the first is
+        /// compared with that item now: it takes the item's number when their contents are equal, and keeps its own
+        /// otherwise.
+        ///
+        /// - Complexity: O(*n*) for *n* items, plus the comparison of each item whose text differs from its
+        ///   counterpart's.
+        func snapshots(old: CSimdJSON_Snapshot, new: CSimdJSON_Snapshot) -> (old: Snapshot, new: Snapshot) {
+            if old.firstSection <= new.firstSection {
+                let built = snapshot(old, repeating: nil)
+                return (built, snapshot(new, repeating: reference(to: built, old)))
+            }
+            let built = snapshot(new, repeating: nil)
+            return (snapshot(old, repeating: reference(to: built, new)), built)
+        }
+
+        /// `built`, made from `record`, as the reference of the other snapshot, with the counterparts of the
+        /// other's items found from the identity numbers of the parse.
+        ///
+        /// The walk numbers ids from 0 in order of first appearance, the snapshot walked first first: its ids are
+        /// all different exactly when its last item's number is its item count - 1, and each item's number is then
+        /// its index. Only when an id repeats is a table of counterparts made.
+        ///
+        /// - Complexity: O(1) when the snapshot's ids are all different, else O(*n*) for its *n* items.
+        private func reference(to built: Snapshot, _ record: CSimdJSON_Snapshot) -> Reference {
+            let first = firstItem(of: record)
+            guard idsNumbered else { return Reference(built, firstItem: first, counterparts: .notNumbered) }
+            let count = built.itemCount
+            if count == 0 || Int(items[first + count - 1].idNumber) == count - 1 {
+                return Reference(built, firstItem: first, counterparts: .numbers(count))
+            }
+            var table = [Int32](repeating: Reference.absent, count: count)
+            let numbered = table.withUnsafeMutableBufferPointer { slots in
+                for flat in slots.indices {
+                    let slot = Int(items[first + flat].idNumber)
+                    guard slot < slots.count else { return false }  // not numbered as the walk numbers them
+                    slots[slot] = slots[slot] == Reference.absent ? Int32(flat) : Reference.unknown
+                }
+                return true
+            }
+            return Reference(built, firstItem: first, counterparts: numbered ? .table(table) : .notNumbered)
+        }
+
+        /// A snapshot already built, whose items the other's repeat or are compared with.
+        private struct Reference {
+            let sections: [WireSection]
+            /// The index among the snapshot's items of each section's first item, and the item count at the end.
+            let starts: [Int]
+            let firstItem: Int
+            /// Where the counterpart of an identity number is.
+            enum Counterparts {
+                /// The item whose index is the number, if there is one: the snapshot's ids are all different.
+                case numbers(Int)
+                /// By identity number: the index of the one item with that id, ``unknown`` when several have it, or
+                /// ``absent``.
+                case table([Int32])
+                /// Ids are not numbered.
+                case notNumbered
+            }
+
+            /// Where the counterpart of an identity number is.
+            let counterparts: Counterparts
+
+            /// No item of the snapshot has the id.
+            static let absent: Int32 = -1
+            /// Which item of the snapshot the diff may match is not known: several have the id, or ids are not
+            /// numbered.
+            static let unknown: Int32 = -2
+
+            init(_ snapshot: Snapshot, firstItem: Int, counterparts: Counterparts) {
+                sections = snapshot.sections
+                var starts: [Int] = []
+                starts.reserveCapacity(sections.count + 1)
+                var start = 0
+                starts.append(start)
+                for section in sections {
+                    start += section.items.count
+                    starts.append(start)
+                }
+                self.starts = starts
+                self.firstItem = firstItem
+                self.counterparts = counterparts
+            }
+
+            /// The built item for `repeatOf` (1 + an index in the parse's items), if it is one of these.
+            func item(_ repeatOf: UInt64) -> WireItem? {
+                let index = Int(repeatOf) - 1 - firstItem
+                guard repeatOf != 0, index >= 0, index < starts[starts.count - 1] else { return nil }
+                return item(at: index)
+            }
+
+            /// The item at `index` among the snapshot's items.
+            func item(at index: Int) -> WireItem {
+                let (section, item) = place(of: index)
+                return sections[section].items[item]
+            }
+
+            /// The content and content number of the item at `index` among the snapshot's items (without copying
+            /// the whole item).
+            func content(at index: Int) -> (content: ContentKey, number: Int) {
+                let (section, item) = place(of: index)
+                return (sections[section].items[item].content, sections[section].items[item].contentNumber)
+            }
+
+            /// The section of the item at `index` among the snapshot's items, and its index there.
+            private func place(of index: Int) -> (section: Int, item: Int) {
+                // The last section starting at or before `index` (binary search: snapshots may have many sections).
+                var low = 0, high = sections.count - 1
+                while low < high {
+                    let middle = (low + high + 1) / 2
+                    if starts[middle] <= index { low = middle } else { high = middle - 1 }
+                }
+                return (low, index - starts[low])
+            }
+
+            /// The index among the snapshot's items of the item the diff may match an item of the other snapshot
+            /// whose identity number is `number` with, or ``absent`` or ``unknown``.
+            func counterpart(_ number: Int) -> Int32 {
+                switch counterparts {
+                case .numbers(let count): number >= 0 && number < count ? Int32(number) : Self.absent
+                case .table(let table): number >= 0 && number < table.count ? table[number] : Self.absent
+                case .notNumbered: Self.unknown
+                }
+            }
+        }
+
+        private func firstItem(of record: CSimdJSON_Snapshot) -> Int {
+            record.sectionCount == 0 ? items.count : Int(sections[Int(record.firstSection)].firstItem)
+        }
+
+        private func snapshot(_ record: CSimdJSON_Snapshot, repeating reference: Reference?) -> Snapshot {
+            let first = Int(record.firstSection)
+            return Snapshot(sections: sections[first ..< first + Int(record.sectionCount)].map { section($0, repeating: reference) })
+        }
+
+        private func section(_ record: CSimdJSON_Section, repeating reference: Reference?) -> WireSection {
+            let first = Int(record.firstItem)
+            var sectionItems: [WireItem] = []
+            sectionItems.reserveCapacity(Int(record.itemCount))
+            for index in first ..< first + Int(record.itemCount) {
+                let item = items[index]
+                let identityNumber = idsNumbered ? Int(item.idNumber) : -1
+                var contentNumber = item.content.inInput != 0 ? index : -1
+                var counterpart = Reference.absent
+                if let reference {
+                    // The item of the other snapshot the diff will match this one with, if known (see `snapshots`).
+                    counterpart = reference.counterpart(identityNumber)
+                    if let repeated = reference.item(item.repeatOf) {
+                        // The same bytes, so the same id: its counterpart, unless the id repeats there.
+                        if counterpart == Reference.unknown {
+                            sectionItems.append(repeated.undecided)
+                        } else {
+                            sectionItems.append(repeated)
+                        }
+                        continue
+                    }
+                }
+                let itemContent = content(item.content)
+                if counterpart == Reference.unknown {
+                    contentNumber = -1
+                } else if counterpart >= 0, let other = reference?.content(at: Int(counterpart)) {
+                    if itemContent == other.content { contentNumber = other.number }
+                }
+                sectionItems.append(
+                    WireItem(
+                        id: storedID(item.id), content: consume itemContent, identityNumber: identityNumber,
+                        contentNumber: contentNumber))
+            }
+            let sectionID: SectionID = Int(record.id.kind) == CSimdJSON_IDNone ? .implicit : .explicit(id(record.id))
+            return WireSection(id: sectionID, content: content(record.content), items: sectionItems)
+        }
+
+        /// An item's id: where its bytes lie when they are the body's and the item's content is in the body too (the
+        /// items of a `/diff` request), else the id itself.
+        private func storedID(_ record: CSimdJSON_ID) -> WireItem.StoredID {
+            if Int(record.kind) == CSimdJSON_IDString && record.inInput != 0 && text != nil {
+                return .inBody(offset: Int(record.offset), count: Int(record.length))
+            }
+            return .value(id(record))
+        }
+
+        private func id(_ record: CSimdJSON_ID) -> WireID {
+            if Int(record.kind) == CSimdJSON_IDInteger { return .integer(record.integer) }
+            let start = Int(record.offset)
+            let bytes = record.inInput != 0 ? input : idBytes
+            return .string(String(decoding: UnsafeBufferPointer(rebasing: bytes[start ..< start + Int(record.length)]), as: UTF8.self))
+        }
+
+        private func content(_ record: CSimdJSON_Content) -> ContentKey {
+            if record.inInput != 0, let text {
+                return ContentKey(text: text, offset: Int(record.offset), count: Int(record.length))
+            }
+            precondition(record.inInput == 0, "raw contents need the parsed text")
+            return ContentKey(arena: arena, offset: Int(record.offset), count: Int(record.length), hash: record.hash)
+        }
+    }
+}

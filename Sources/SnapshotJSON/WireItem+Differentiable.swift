@@ -1,0 +1,30 @@
+import ListDiff
+
+// The wire types are diffed directly by ListDiff: an item's identity is its `id`, its content every other member
+// (deep JSON equality, decided by the reader as a content number). `WireItem` numbers its identity and content
+// under ListDiff's own names (`identityNumber`, `contentNumber`).
+
+extension WireItem: IdentityNumbered {
+    /// The item's `id`.
+    public var differenceIdentifier: WireID { id }
+
+    /// Whether every member other than `id` is deeply equal: the content numbers tell when the reader decided
+    /// it (both non-negative), else the contents are compared.
+    ///
+    /// - Complexity: O(1) when decided; else see ``ContentKey/==(_:_:)``.
+    public func isContentEqual(to source: WireItem) -> Bool {
+        if contentNumber >= 0 && source.contentNumber >= 0 { return contentNumber == source.contentNumber }
+        return content == source.content
+    }
+}
+
+extension WireSection: DifferentiableSection {
+    /// The section's `id` (the implicit one for a bare item list).
+    public var differenceIdentifier: SectionID { id }
+
+    /// Whether every member other than `id` and `items` is deeply equal.
+    public func isContentEqual(to source: WireSection) -> Bool { content == source.content }
+
+    /// The section's items.
+    public var elements: [WireItem] { items }
+}
