@@ -9,7 +9,7 @@ extension SectionedDifference {
         var counts = ChangeCounts()
 
         // Sections: deletions and the index of each survivor after them.
-        var sourceSectionCompact = [OptionalIndex](repeating: .absent, count: m.sourceSectionTarget.count)
+        var sourceSectionCompact = [OptionalIndex](repeatElement(.absent, count: m.sourceSectionTarget.count))
         var survivingSections = 0
         for (section, target) in m.sourceSectionTarget.enumerated() {
             if target.isAbsent {
@@ -21,7 +21,7 @@ extension SectionedDifference {
         }
 
         // Sections: the kept order among survivors; the others move.
-        var sectionMoved = [Bool](repeating: false, count: m.targetSectionSource.count)
+        var sectionMoved = [Bool](repeatElement(false, count: m.targetSectionSource.count))
         var matchedSections: [Int] = [], sectionValues: [Int] = [], sectionPreferred: [Bool] = []
         matchedSections.reserveCapacity(m.targetSectionSource.count)
         sectionValues.reserveCapacity(m.targetSectionSource.count)
@@ -45,7 +45,7 @@ extension SectionedDifference {
 
         // Source elements: deleted when gone, or when their target lies in an inserted section. Survivors
         // are numbered within their section in the order they keep until the moves.
-        var sourceElementCompact = [OptionalIndex](repeating: .absent, count: m.sourceElementCount)
+        var sourceElementCompact = [OptionalIndex](repeatElement(.absent, count: m.sourceElementCount))
         for section in m.sourceSectionTarget.indices {
             let sectionSurvives = m.sourceSectionTarget[section].index != nil
             var compact = 0
@@ -63,8 +63,8 @@ extension SectionedDifference {
 
         // Target elements: insertions, stays (the preferred longest increasing subsequence of old positions
         // within a surviving section) and moves.
-        var elementFate = [ElementFate](repeating: .coveredBySectionInsert, count: m.targetElementCount)
-        var elementUpdated = [Bool](repeating: false, count: m.targetElementCount)
+        var elementFate = [ElementFate](repeatElement(.coveredBySectionInsert, count: m.targetElementCount))
+        var elementUpdated = [Bool](repeatElement(false, count: m.targetElementCount))
         // Reused for every section, sized once for the largest (growing them costs more than filling them).
         var candidates: [Int] = [], values: [Int] = [], preferred: [Bool] = []
         var largestSection = 0
