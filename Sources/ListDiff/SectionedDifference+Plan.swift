@@ -20,25 +20,33 @@ extension SectionedDifference {
             }
         }
 
+        // The candidates for a kept subsequence, their old positions and their preference: first the sections,
+        // then each section's elements. Reused, sized once for the longest list (growing them costs more than
+        // filling them).
+        var candidates: [Int] = [], values: [Int] = [], preferred: [Bool] = []
+        var longestList = m.targetSectionSource.count
+        for section in m.targetSectionSource.indices {
+            longestList = max(longestList, m.targetSectionStart[section + 1] - m.targetSectionStart[section])
+        }
+        candidates.reserveCapacity(longestList)
+        values.reserveCapacity(longestList)
+        preferred.reserveCapacity(longestList)
+
         // Sections: the kept order among survivors; the others move.
         var sectionMoved = [Bool](repeatElement(false, count: m.targetSectionSource.count))
-        var matchedSections: [Int] = [], sectionValues: [Int] = [], sectionPreferred: [Bool] = []
-        matchedSections.reserveCapacity(m.targetSectionSource.count)
-        sectionValues.reserveCapacity(m.targetSectionSource.count)
-        sectionPreferred.reserveCapacity(m.targetSectionSource.count)
         for (section, source) in m.targetSectionSource.enumerated() {
             guard let source = source.index else {
                 counts.sectionInserted += 1
                 continue
             }
             if m.sectionChanged[section] { counts.sectionUpdated += 1 }
-            matchedSections.append(section)
-            sectionValues.append(source)
-            sectionPreferred.append(sourceSectionCompact[source] == OptionalIndex(section))
+            candidates.append(section)
+            values.append(source)
+            preferred.append(sourceSectionCompact[source] == OptionalIndex(section))
         }
         let keptSections = preferredLongestIncreasingSubsequence(
-            of: sectionValues, domain: m.sourceSectionTarget.count, preferred: sectionPreferred)
-        for (position, section) in matchedSections.enumerated() where !keptSections[position] {
+            of: values, domain: m.sourceSectionTarget.count, preferred: preferred)
+        for (position, section) in candidates.enumerated() where !keptSections[position] {
             sectionMoved[section] = true
             counts.sectionMoved += 1
         }
@@ -65,15 +73,6 @@ extension SectionedDifference {
         // within a surviving section) and moves.
         var elementFate = [ElementFate](repeatElement(.coveredBySectionInsert, count: m.targetElementCount))
         var elementUpdated = [Bool](repeatElement(false, count: m.targetElementCount))
-        // Reused for every section, sized once for the largest (growing them costs more than filling them).
-        var candidates: [Int] = [], values: [Int] = [], preferred: [Bool] = []
-        var largestSection = 0
-        for section in m.targetSectionSource.indices {
-            largestSection = max(largestSection, m.targetSectionStart[section + 1] - m.targetSectionStart[section])
-        }
-        candidates.reserveCapacity(largestSection)
-        values.reserveCapacity(largestSection)
-        preferred.reserveCapacity(largestSection)
         for section in m.targetSectionSource.indices {
             guard let sourceSection = m.targetSectionSource[section].index else { continue }
             let start = m.targetSectionStart[section]
