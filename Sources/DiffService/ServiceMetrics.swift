@@ -118,18 +118,16 @@ public final class ServiceMetrics: Sendable {
         }
     }
 
-    /// The index in ``labels`` of a request path's route label: its route's, else `other`.
-    static func routeIndex(_ path: String) -> Int {
-        ServiceRouter.position(of: path) ?? ServiceRouter.routes.count
-    }
-
     /// Counts a request as started.
     func begin() { inFlight.increment() }
 
     /// Records an answered request.
-    func end(path: String, method: String, status: Int, bodyBytes: Int, duration: Duration) {
+    ///
+    /// - Parameter position: The position in ``ServiceRouter/routes`` of the request's route (its label), or
+    ///   `nil` for `other`.
+    func end(route position: Int?, method: String, status: Int, bodyBytes: Int, duration: Duration) {
         inFlight.decrement()
-        let route = Self.routeIndex(path)
+        let route = position ?? ServiceRouter.routes.count
         let methodIndex = Self.methods.firstIndex(of: method) ?? Self.methods.count
         // One integer key: hashing it costs less than hashing the labels' strings.
         let key = (route << 48) | (methodIndex << 32) | Int(UInt32(truncatingIfNeeded: status))

@@ -1,7 +1,7 @@
 import MicroHTTP
 
 extension ServiceRouter {
-    /// Every route of the service, the one table of them: ``route(_:)`` dispatches through it,
+    /// Every route of the service, the one table of them: ``route(_:at:)`` dispatches through it,
     /// ``ServiceMetrics`` labels by it, and `GET /` links it.
     static let routes: [Route] = [
         Route("GET", "/", link: nil) { router, _ in router.index() },
@@ -37,8 +37,10 @@ extension ServiceRouter {
     }
 
     /// The route for a request's path and method, or the problem (404, 405) when there is none.
-    func route(_ request: HTTPRequest) -> HTTPResponse {
-        guard let position = Self.position(of: request.path) else {
+    ///
+    /// - Parameter position: ``position(of:)`` of the request's path.
+    func route(_ request: HTTPRequest, at position: Int?) -> HTTPResponse {
+        guard let position else {
             return Problem(.notFound, detail: "No resource at \(request.path); see GET / for the routes.")
                 .response(instance: request.path)
         }

@@ -107,7 +107,7 @@ public struct ServiceRouter: Sendable {
             AnsweredRequest(
                 method: "", path: "", status: status, answerBytes: body?.utf8.count ?? 0, reason: message,
                 answeredBy: "libmicrohttpd"),
-            level: .info)
+            route: nil, level: .info)
     }
 
     /// An answer the HTTP layer sends without the handler: with a new request id, logged and counted.
@@ -122,14 +122,16 @@ public struct ServiceRouter: Sendable {
             AnsweredRequest(
                 requestID: requestID, method: method, path: path, status: response.status,
                 answerBytes: response.body.count, reason: reason),
-            level: level)
+            route: Self.position(of: path), level: level)
         return response
     }
 
     /// Counts an answered request and writes its log line.
-    private func record(_ answer: AnsweredRequest, level: Logger.Level) {
+    ///
+    /// - Parameter route: The position of the request's route in ``routes``, if its path has one.
+    private func record(_ answer: AnsweredRequest, route: Int?, level: Logger.Level) {
         metrics.end(
-            path: answer.path, method: answer.method, status: answer.status, bodyBytes: answer.bodyBytes ?? 0,
+            route: route, method: answer.method, status: answer.status, bodyBytes: answer.bodyBytes ?? 0,
             duration: answer.duration)
         logger.log(level: level, "request", metadata: answer.metadata)
     }
@@ -146,7 +148,8 @@ public struct ServiceRouter: Sendable {
         let start = clock.now
         let requestID = RequestID.accept(request.header("x-request-id")) ?? RequestID.generate()
         metrics.begin()
-        var response = route(request)
+        let position = Self.position(of: request.path)  // found once, for the answer and the metrics
+        var response = route(request, at: position)
         response.headers.replaceOrAdd(name: "X-Request-ID", value: requestID)
         // A 503 is the service declining work (draining, overloaded), not a fault.
         record(
@@ -154,6 +157,7 @@ public struct ServiceRouter: Sendable {
                 requestID: requestID, method: request.method, path: request.path, status: response.status,
                 bodyBytes: request.body.count, answerBytes: response.body.count,
                 duration: start.duration(to: clock.now)),
+            route: position,
             level: response.status == 503 ? .notice : response.status >= 500 ? .error : .info)
         return response
     }

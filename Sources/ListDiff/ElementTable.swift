@@ -89,7 +89,7 @@ struct NumberedElementTable<Element: IdentityNumbered>: ElementTable {
         guard let sourceNumbers = numbers(source), let targetNumbers = numbers(target) else { return nil }
         let largest = max(sourceNumbers.largest, targetNumbers.largest)
         guard largest < 4 * (sourceNumbers.numbers.count + targetNumbers.numbers.count) + 64 else { return nil }
-        slots = [ClaimSlot](repeating: ClaimSlot(.unclaimed), count: largest + 1)
+        slots = [ClaimSlot](repeatElement(ClaimSlot(.unclaimed), count: largest + 1))
         self.source = sourceNumbers.numbers
         self.target = targetNumbers.numbers
     }

@@ -15,15 +15,15 @@
 func preferredLongestIncreasingSubsequence(of values: [Int], domain: Int, preferred: [Bool]) -> [Bool] {
     let count = values.count
     if zip(values, values.dropFirst()).allSatisfy({ $0 < $1 }) {
-        return [Bool](repeating: true, count: count)
+        return [Bool](repeatElement(true, count: count))
     }
     // A prefix-maximum Fenwick tree over values: for each value v, the best score of an increasing
     // subsequence ending at a value ≤ v, and the position that ends it. A score is length·(count+1) plus the
     // number of preferred positions, so comparing scores compares length first, then preference.
     let unit = count + 1
-    var bestScore = [Int](repeating: 0, count: domain + 1)
-    var bestEnd = [Int](repeating: -1, count: domain + 1)
-    var predecessor = [Int](repeating: -1, count: count)
+    var bestScore = [Int](repeatElement(0, count: domain + 1))
+    var bestEnd = [Int](repeatElement(-1, count: domain + 1))
+    var predecessor = [Int](repeatElement(-1, count: count))
     var overallScore = 0
     var overallEnd = -1
     for (position, value) in values.enumerated() {
@@ -52,7 +52,7 @@ func preferredLongestIncreasingSubsequence(of values: [Int], domain: Int, prefer
             node += node & -node
         }
     }
-    var kept = [Bool](repeating: false, count: count)
+    var kept = [Bool](repeatElement(false, count: count))
     var position = overallEnd
     while position >= 0 {
         kept[position] = true

@@ -10,7 +10,7 @@ struct OccupancyTree {
     ///
     /// - Complexity: O(n).
     init(occupied: [Bool]) {
-        tree = [Int](repeating: 0, count: occupied.count + 1)
+        tree = [Int](repeatElement(0, count: occupied.count + 1))
         for (slot, isOccupied) in occupied.enumerated() {
             let node = slot + 1
             tree[node] += isOccupied ? 1 : 0

@@ -9,7 +9,7 @@ extension SectionedDifference {
         var counts = ChangeCounts()
 
         // Sections: deletions and the index of each survivor after them.
-        var sourceSectionCompact = [OptionalIndex](repeating: .absent, count: m.sourceSectionTarget.count)
+        var sourceSectionCompact = [OptionalIndex](repeatElement(.absent, count: m.sourceSectionTarget.count))
         var survivingSections = 0
         for (section, target) in m.sourceSectionTarget.enumerated() {
             if target.isAbsent {
@@ -20,32 +20,40 @@ extension SectionedDifference {
             }
         }
 
+        // The candidates for a kept subsequence, their old positions and their preference: first the sections,
+        // then each section's elements. Reused, sized once for the longest list (growing them costs more than
+        // filling them).
+        var candidates: [Int] = [], values: [Int] = [], preferred: [Bool] = []
+        var longestList = m.targetSectionSource.count
+        for section in m.targetSectionSource.indices {
+            longestList = max(longestList, m.targetSectionStart[section + 1] - m.targetSectionStart[section])
+        }
+        candidates.reserveCapacity(longestList)
+        values.reserveCapacity(longestList)
+        preferred.reserveCapacity(longestList)
+
         // Sections: the kept order among survivors; the others move.
-        var sectionMoved = [Bool](repeating: false, count: m.targetSectionSource.count)
-        var matchedSections: [Int] = [], sectionValues: [Int] = [], sectionPreferred: [Bool] = []
-        matchedSections.reserveCapacity(m.targetSectionSource.count)
-        sectionValues.reserveCapacity(m.targetSectionSource.count)
-        sectionPreferred.reserveCapacity(m.targetSectionSource.count)
+        var sectionMoved = [Bool](repeatElement(false, count: m.targetSectionSource.count))
         for (section, source) in m.targetSectionSource.enumerated() {
             guard let source = source.index else {
                 counts.sectionInserted += 1
                 continue
             }
             if m.sectionChanged[section] { counts.sectionUpdated += 1 }
-            matchedSections.append(section)
-            sectionValues.append(source)
-            sectionPreferred.append(sourceSectionCompact[source] == OptionalIndex(section))
+            candidates.append(section)
+            values.append(source)
+            preferred.append(sourceSectionCompact[source] == OptionalIndex(section))
         }
         let keptSections = preferredLongestIncreasingSubsequence(
-            of: sectionValues, domain: m.sourceSectionTarget.count, preferred: sectionPreferred)
-        for (position, section) in matchedSections.enumerated() where !keptSections[position] {
+            of: values, domain: m.sourceSectionTarget.count, preferred: preferred)
+        for (position, section) in candidates.enumerated() where !keptSections[position] {
             sectionMoved[section] = true
             counts.sectionMoved += 1
         }
 
         // Source elements: deleted when gone, or when their target lies in an inserted section. Survivors
         // are numbered within their section in the order they keep until the moves.
-        var sourceElementCompact = [OptionalIndex](repeating: .absent, count: m.sourceElementCount)
+        var sourceElementCompact = [OptionalIndex](repeatElement(.absent, count: m.sourceElementCount))
         for section in m.sourceSectionTarget.indices {
             let sectionSurvives = m.sourceSectionTarget[section].index != nil
             var compact = 0
@@ -63,17 +71,8 @@ extension SectionedDifference {
 
         // Target elements: insertions, stays (the preferred longest increasing subsequence of old positions
         // within a surviving section) and moves.
-        var elementFate = [ElementFate](repeating: .coveredBySectionInsert, count: m.targetElementCount)
-        var elementUpdated = [Bool](repeating: false, count: m.targetElementCount)
-        // Reused for every section, sized once for the largest (growing them costs more than filling them).
-        var candidates: [Int] = [], values: [Int] = [], preferred: [Bool] = []
-        var largestSection = 0
-        for section in m.targetSectionSource.indices {
-            largestSection = max(largestSection, m.targetSectionStart[section + 1] - m.targetSectionStart[section])
-        }
-        candidates.reserveCapacity(largestSection)
-        values.reserveCapacity(largestSection)
-        preferred.reserveCapacity(largestSection)
+        var elementFate = [ElementFate](repeatElement(.coveredBySectionInsert, count: m.targetElementCount))
+        var elementUpdated = [Bool](repeatElement(false, count: m.targetElementCount))
         for section in m.targetSectionSource.indices {
             guard let sourceSection = m.targetSectionSource[section].index else { continue }
             let start = m.targetSectionStart[section]

@@ -60,7 +60,7 @@ extension SectionedDifference {
         guard !arrivals.isEmpty else { return }
         let survivors = m.sourceSectionTarget.count - counts.sectionDeleted
         let layout = SlotLayout(base: 0, memberCount: survivors, arrivalAnchors: anchors)
-        var occupied = [Bool](repeating: false, count: layout.end)
+        var occupied = [Bool](repeatElement(false, count: layout.end))
         for slot in layout.memberSlots { occupied[slot] = true }
         var tree = OccupancyTree(occupied: occupied)
         for (arrival, section) in arrivals.enumerated() {
@@ -82,9 +82,9 @@ extension SectionedDifference {
         guard counts.elementMoved > 0 else { return }
         let m = matching
         // One slot line for all surviving sections, in final order.
-        var sectionBase = [Int](repeating: 0, count: m.targetSectionSource.count)
-        var memberSlot = [Int](repeating: -1, count: m.sourceElementCount)
-        var arrivalSlot = [Int](repeating: -1, count: m.targetElementCount)
+        var sectionBase = [Int](repeatElement(0, count: m.targetSectionSource.count))
+        var memberSlot = [Int](repeatElement(-1, count: m.sourceElementCount))
+        var arrivalSlot = [Int](repeatElement(-1, count: m.targetElementCount))
         var occupied: [Bool] = []
         var anchors: [Int] = []
         var arrivals: [Int] = []

@@ -21,9 +21,9 @@ struct SlotLayout {
     ///   - arrivalAnchors: For each arrival in final order, the member it follows, or -1 for the head.
     /// - Complexity: O(members + arrivals).
     init(base: Int, memberCount: Int, arrivalAnchors: [Int]) {
-        var runLength = [Int](repeating: 0, count: memberCount + 1)
+        var runLength = [Int](repeatElement(0, count: memberCount + 1))
         for anchor in arrivalAnchors { runLength[anchor + 1] += 1 }
-        var runStart = [Int](repeating: 0, count: memberCount + 1)
+        var runStart = [Int](repeatElement(0, count: memberCount + 1))
         var slot = base
         runStart[0] = slot
         slot += runLength[0]
@@ -51,7 +51,7 @@ struct SlotLayout {
         func _checkInvariants(base: Int, arrivalAnchors: [Int]) {
             precondition(arrivalSlots.count == arrivalAnchors.count, "arrival slots are not one per arrival")
             precondition(memberSlots.count + arrivalSlots.count == end - base, "slots left empty")
-            var used = [Bool](repeating: false, count: end - base)
+            var used = [Bool](repeatElement(false, count: end - base))
             for slot in memberSlots + arrivalSlots {
                 precondition(slot >= base && slot < end && !used[slot - base], "slot \(slot) out of the list or used twice")
                 used[slot - base] = true
