@@ -8,10 +8,10 @@
 /// written and the answer waiting to be sent.
 public enum RequestMemory {
     /// Peak bytes per body byte of a `POST /diff`, at most: the worst measured shape, tiny items with repeated ids
-    /// under `keepFirst`, peaks at 19.4× its body (BENCHMARKS.md); 21 leaves a margin of 8 %.
+    /// under `keepFirst`, peaks at 19.6× its body (BENCHMARKS.md); 21 leaves a margin of 7 %.
     public static let diffBytesPerBodyByte = 21
-    /// Peak bytes per body byte of a `POST /layout`, at most: the worst measured shape, tiny items with repeated
-    /// ids, peaks at 11.9× its body; 13 leaves a margin of 9 %.
+    /// Peak bytes per body byte of a `POST /layout`, at most: the worst measured shape, tiny items all out of
+    /// range (a 422), peaks at 12.2× its body; 13 leaves a margin of 7 %.
     public static let layoutBytesPerBodyByte = 13
     /// Any request's fixed part: its state, headers, a small answer and libmicrohttpd's buffers.
     public static let fixedBytes = 64 * 1024
@@ -19,7 +19,8 @@ public enum RequestMemory {
     /// The bytes a request to `path` with a body of `bodyBytes` bytes needs at its peak.
     /// - Complexity: O(1).
     public static func estimate(method: String, path: String, bodyBytes: Int) -> Int {
-        let body = max(0, bodyBytes)
+        // Capped so that no factor overflows (a body limit is at most 1 TiB; a budget being sized may ask more).
+        let body = min(max(0, bodyBytes), Int.max / 64)
         switch path {
         case "/diff": return fixedBytes + diffBytesPerBodyByte * body
         case "/layout": return fixedBytes + layoutBytesPerBodyByte * body

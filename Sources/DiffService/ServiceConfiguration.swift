@@ -74,14 +74,18 @@ public struct ServiceConfiguration: Sendable {
     /// Creates the default configuration.
     public init() {}
 
-    /// What the process holds outside requests: the idle process (~20 MiB), thread stacks, one idle parser of at
-    /// most 4 MiB per thread, and the allocator's slack.
+    /// What the process holds outside requests: the idle process (~20 MiB), thread stacks, up to two idle parsers
+    /// of at most 4 MiB each per thread, and the allocator's slack.
     public static let baselineBytes = 64 << 20
 
     /// The default budget under a memory limit: the limit less ``baselineBytes`` and libmicrohttpd's 64 KiB per
     /// connection (e.g. 512 MiB with 512 connections: 416 MiB), and never less than a quarter of the limit.
     public static func defaultMemoryBudget(limit: Int, connectionLimit: Int) -> Int {
-        max(limit / 4, limit - baselineBytes - connectionLimit * HTTPServer.Configuration().perConnectionMemoryLimit)
+        // The connection limit is clamped to its range here, so that a value validation will reject cannot
+        // overflow the product first.
+        let allowed = HTTPServer.Configuration.Setting.connectionLimit.allowed
+        let connections = min(max(connectionLimit, allowed.lowerBound), allowed.upperBound)
+        return max(limit / 4, limit - baselineBytes - connections * HTTPServer.Configuration().perConnectionMemoryLimit)
     }
 
     /// The budget in force: ``memoryBudget``, or the default under the cgroup's memory limit (else physical memory).
@@ -99,17 +103,19 @@ public struct ServiceConfiguration: Sendable {
         if let memoryBudget, !Setting.memoryBudget.allowed.contains(memoryBudget) {
             throw .outOfRange(.memoryBudget, value: memoryBudget, allowed: Setting.memoryBudget.allowed)
         }
-        let budget = effectiveMemoryBudget
-        let http = http(budget: MemoryBudget(capacity: budget))
+        // Every range first (the budget, checked above, stands in as 1 byte), so that nothing is computed from a
+        // value out of range.
+        let ranges = http(budget: MemoryBudget(capacity: 1))
         do {
-            try http.validate()
+            try ranges.validate()
         } catch {
             switch error {
             case .invalidConfiguration(let setting, let allowed):
-                throw .outOfRange(setting, value: http.value(of: setting), allowed: allowed)
+                throw .outOfRange(setting, value: ranges.value(of: setting), allowed: allowed)
             case .invalidHost, .alreadyStarted, .startFailed: break  // not thrown by validate()
             }
         }
+        let budget = effectiveMemoryBudget
         try Self.validate(cursorSecrets: cursorSecrets)
         let largest = RequestMemory.largest(maxBodyBytes: maxBodyBytes)
         guard largest <= budget else {
@@ -123,7 +129,7 @@ public struct ServiceConfiguration: Sendable {
     /// - Returns: The body limit, in bytes (0 when not even an empty request fits).
     public static func largestBody(budget: Int) -> Int {
         var low = 0
-        var high = budget
+        var high = min(budget, Setting.maxBodyBytes.allowed.upperBound)
         while low < high {
             let middle = (low + high + 1) / 2
             if RequestMemory.largest(maxBodyBytes: middle) <= budget { low = middle } else { high = middle - 1 }

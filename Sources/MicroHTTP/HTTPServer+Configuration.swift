@@ -145,7 +145,8 @@ extension HTTPServer {
 
         static func wholeSeconds(_ duration: Duration) -> Int {
             let (seconds, attoseconds) = duration.components
-            return Int(seconds) + (attoseconds > 0 ? 1 : 0)
+            // Away from zero: a fraction of a second counts as a whole one, and -0.5 s is below 0, not 0.
+            return Int(seconds) + (attoseconds > 0 ? 1 : attoseconds < 0 ? -1 : 0)
         }
     }
 }

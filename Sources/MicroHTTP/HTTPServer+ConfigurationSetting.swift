@@ -41,7 +41,8 @@ extension HTTPServer.Configuration {
             case .threads, .connectionLimit: return 1...c
             case .perConnectionMemoryLimit: return 4096...Int.max
             case .connectionTimeout, .sendTimeout, .requestTimeout: return 1...c
-            case .maxBodyBytes, .computeQueueLimit, .inlineBodyLimit: return 0...Int.max
+            case .maxBodyBytes: return 1...(1 << 40)  // 1 TiB: a request's memory estimate stays far from overflow
+            case .computeQueueLimit, .inlineBodyLimit: return 0...Int.max
             case .reservedTrailingCapacity: return 0...4096
             case .shutdownGracePeriod, .admissionTimeout: return 0...Int.max
             case .computeThreads, .memoryBudget: return 1...Int.max
@@ -49,7 +50,8 @@ extension HTTPServer.Configuration {
         }
     }
 
-    /// A setting's value; a duration's in whole seconds, rounded up, and a budget's its capacity in bytes.
+    /// A setting's value; a duration's in whole seconds, rounded away from zero (so a negative one is below 0), and a
+    /// budget's its capacity in bytes.
     /// - Parameter setting: The setting.
     public func value(of setting: Setting) -> Int {
         switch setting {

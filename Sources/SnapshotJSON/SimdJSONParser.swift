@@ -26,7 +26,8 @@ struct SimdJSONParser {
     /// pool is last in, first out, so a parse gets back the parser it used last).
     private static let maximumIdle = 2
     /// Parsers holding more than this after a parse are freed rather than kept: what stays allocated between
-    /// requests is at most this per worker thread (a parser that read a ~600 KB body holds about this much).
+    /// requests is at most this per idle parser, so twice this per worker thread (a parser that read a ~600 KB
+    /// body holds about this much).
     private static let maximumRetainedBytes = 4 << 20
 
     /// A parser from this thread's idle ones, or a new one.

@@ -11,6 +11,9 @@ extension WireItem: IdentityNumbered {
     /// Whether every member other than `id` is deeply equal: the content numbers tell when the reader decided
     /// it (both non-negative), else the contents are compared.
     ///
+    /// Content numbers are meaningful only between the items of **one** request (one `parseDiffRequest`): items
+    /// read from two different bodies must be compared by ``content`` instead.
+    ///
     /// - Complexity: O(1) when decided; else see ``ContentKey/==(_:_:)``.
     public func isContentEqual(to source: WireItem) -> Bool {
         if contentNumber >= 0 && source.contentNumber >= 0 { return contentNumber == source.contentNumber }

@@ -138,7 +138,8 @@ struct Serve: ParsableCommand {
         // Without a body limit of its own, the largest body the memory budget can hold, up to 64 MiB (so that a
         // container with a small memory limit starts, with a smaller limit, rather than refusing to).
         configuration.maxBodyBytes =
-            bodyLimit ?? min(configuration.maxBodyBytes, ServiceConfiguration.largestBody(budget: configuration.effectiveMemoryBudget))
+            bodyLimit
+            ?? max(1, min(configuration.maxBodyBytes, ServiceConfiguration.largestBody(budget: configuration.effectiveMemoryBudget)))
         do {
             try configuration.validate()
         } catch {

@@ -16,6 +16,12 @@ import Testing
         (.shutdownGracePeriod, -2, 0...Int.max),
         (.computeQueueLimit, -1, 0...Int.max),
         (.memoryBudget, 0, 1...Int.max),
+        // Review counter-examples: a body limit of 0 (every POST would get 413), connection limits that overflowed
+        // the default budget's arithmetic before they were checked, a body limit whose estimate overflowed.
+        (.maxBodyBytes, 0, 1...(1 << 40)),
+        (.maxBodyBytes, Int.max, 1...(1 << 40)),
+        (.connectionLimit, Int.max, 1...Int(UInt32.max)),
+        (.connectionLimit, Int.min, 1...Int(UInt32.max)),
     ])
     func validationNamesTheSettingAndItsRange(setting: ServiceConfiguration.Setting, value: Int, allowed: ClosedRange<Int>) {
         var configuration = ServiceConfiguration()
@@ -27,12 +33,31 @@ import Testing
         case .shutdownGracePeriod: configuration.shutdownGracePeriod = .seconds(value)
         case .computeQueueLimit: configuration.computeQueueLimit = value
         case .memoryBudget: configuration.memoryBudget = value
+        case .maxBodyBytes: configuration.maxBodyBytes = value
+        case .connectionLimit: configuration.connectionLimit = value
         default: Issue.record("\(setting) is not set by this test")
         }
         #expect(allowed == setting.allowed)
         #expect(throws: ServiceConfiguration.Invalid.outOfRange(setting, value: value, allowed: allowed)) {
             try configuration.validate()
         }
+    }
+
+    /// A negative fraction of a second is below the range, not rounded up into it.
+    @Test func aNegativeFractionOfASecondIsOutOfRange() {
+        var configuration = ServiceConfiguration()
+        configuration.shutdownGracePeriod = .milliseconds(-500)
+        #expect(throws: ServiceConfiguration.Invalid.outOfRange(.shutdownGracePeriod, value: -1, allowed: 0...Int.max)) {
+            try configuration.validate()
+        }
+    }
+
+    /// The largest budget is sized without overflow, and holds the default body limit.
+    @Test func theLargestBudgetIsValid() throws {
+        var configuration = ServiceConfiguration()
+        configuration.memoryBudget = Int.max
+        try configuration.validate()
+        #expect(ServiceConfiguration.largestBody(budget: Int.max) == ServiceConfiguration.Setting.maxBodyBytes.allowed.upperBound)
     }
 
     @Test func aShortCursorSecretIsNamedByItsPosition() {
