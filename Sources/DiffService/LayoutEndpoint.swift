@@ -98,7 +98,7 @@ public enum LayoutEndpoint {
     }
 
     /// The path of the item at an index.
-    private static func itemPath(_ index: Int) -> String { "items[\(index)]" }
+    private static func itemPath(_ index: Int) -> String { JSONPath.element(index, of: "items") }
 
     /// The 422 naming the ids given more than once (the first ``Problem/listedEntryLimit``, with the paths of
     /// their first occurrences) and their count; `nil` when ids are unique.

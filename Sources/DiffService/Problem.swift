@@ -68,7 +68,7 @@ public struct Problem: Error, Sendable {
     /// The most entries of ``errors`` and of ``duplicates`` an answer lists (the first ones, in body order),
     /// and the most paths it lists for one duplicate id; `errorCount`, `duplicateCount` and a duplicate's
     /// `occurrences` give the totals. So an error answer stays small whatever the body.
-    public static let listedEntryLimit = 1000
+    public static let listedEntryLimit = FieldErrors.listedLimit
     /// The most paths listed for one duplicate id.
     public static let listedPathLimit = 10
 

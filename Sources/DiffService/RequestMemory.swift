@@ -16,22 +16,20 @@ public enum RequestMemory {
     /// Any request's fixed part: its state, headers, a small answer and libmicrohttpd's buffers.
     public static let fixedBytes = 64 * 1024
 
-    /// The bytes a request to `path` with a body of `bodyBytes` bytes needs at its peak.
-    /// - Complexity: O(1).
+    /// The bytes a request to `path` with a body of `bodyBytes` bytes needs at its peak: the route's own costs
+    /// (``ServiceRouter/routes``), or the body and ``fixedBytes`` for a path no route has.
+    /// - Complexity: O(*m*) in the length of the path (one hash lookup).
     public static func estimate(method: String, path: String, bodyBytes: Int) -> Int {
         // Capped so that no factor overflows (a body limit is at most 1 TiB; a budget being sized may ask more).
         let body = min(max(0, bodyBytes), Int.max / 64)
-        switch path {
-        case "/diff": return fixedBytes + diffBytesPerBodyByte * body
-        case "/layout": return fixedBytes + layoutBytesPerBodyByte * body
-        case "/openapi.yaml": return fixedBytes + OpenAPIDocument.bytes.count + body
-        default: return fixedBytes + body
-        }
+        guard let position = ServiceRouter.position(of: path) else { return fixedBytes + body }
+        let route = ServiceRouter.routes[position]
+        return fixedBytes + route.extraMemory + route.memoryPerBodyByte * body
     }
 
     /// The most any request within a body limit can need: what the budget must hold for the largest body to
     /// be served at all.
     public static func largest(maxBodyBytes: Int) -> Int {
-        ["/diff", "/layout"].map { estimate(method: "POST", path: $0, bodyBytes: maxBodyBytes) }.max()!
+        ServiceRouter.routes.map { estimate(method: $0.method, path: $0.path, bodyBytes: maxBodyBytes) }.max()!
     }
 }

@@ -1,7 +1,7 @@
 import MicroHTTP
 
 /// One route of the service: its path, its one method, its label in the metrics, its name among the index's
-/// links, and what answers it. ``ServiceRouter/routes`` lists them all; routing, the metrics' route labels,
+/// links, the memory a request needs, and what answers it. ``ServiceRouter/routes`` lists them all; routing, the metrics' route labels,
 /// the links of `GET /` and the test against `openapi.yaml` all read that one table.
 struct Route: Sendable {
     /// The exact path, e.g. `"/diff"` (the query is not part of it).
@@ -12,18 +12,24 @@ struct Route: Sendable {
     var metricsLabel: String
     /// The route's name among the links of `GET /`, or `nil` when the index does not link it (the index itself).
     var link: String?
+    /// Peak bytes a request here needs per byte of its body, at most (``RequestMemory``).
+    var memoryPerBodyByte: Int
+    /// Bytes a request here needs beyond ``RequestMemory/fixedBytes`` and its body's share (e.g. a large answer).
+    var extraMemory: Int
     /// Answers a request routed here.
     var answer: @Sendable (ServiceRouter, HTTPRequest) -> HTTPResponse
 
     /// Creates a route whose metrics label is its path.
     init(
-        _ method: String, _ path: String, link: String?,
+        _ method: String, _ path: String, link: String?, memoryPerBodyByte: Int = 1, extraMemory: Int = 0,
         answer: @escaping @Sendable (ServiceRouter, HTTPRequest) -> HTTPResponse
     ) {
         self.path = path
         self.method = method
         self.metricsLabel = path
         self.link = link
+        self.memoryPerBodyByte = memoryPerBodyByte
+        self.extraMemory = extraMemory
         self.answer = answer
     }
 }

@@ -2,20 +2,20 @@ import MicroHTTP
 
 extension ServiceRouter {
     /// Every route of the service, the one table of them: ``route(_:at:)`` dispatches through it,
-    /// ``ServiceMetrics`` labels by it, and `GET /` links it.
+    /// ``ServiceMetrics`` labels by it, ``RequestMemory`` reserves by it, and `GET /` links it.
     static let routes: [Route] = [
         Route("GET", "/", link: nil) { router, _ in router.index() },
-        Route("POST", "/diff", link: "diff") { router, request in
+        Route("POST", "/diff", link: "diff", memoryPerBodyByte: RequestMemory.diffBytesPerBodyByte) { router, request in
             router.json(request) {
                 var statistics = DiffStatistics()
                 defer { router.metrics.record(statistics) }
                 return DiffEndpoint.respond(to: request.body, cursors: router.cursors, statistics: &statistics)
             }
         },
-        Route("POST", "/layout", link: "layout") { router, request in
+        Route("POST", "/layout", link: "layout", memoryPerBodyByte: RequestMemory.layoutBytesPerBodyByte) { router, request in
             router.json(request) { LayoutEndpoint.respond(to: request.body, cursors: router.cursors) }
         },
-        Route("GET", "/openapi.yaml", link: "openapi") { _, _ in
+        Route("GET", "/openapi.yaml", link: "openapi", extraMemory: OpenAPIDocument.bytes.count) { _, _ in
             HTTPResponse(status: 200, headers: ["Content-Type": "application/yaml"], body: OpenAPIDocument.bytes)
         },
         Route("GET", "/healthz", link: "health") { _, _ in json(#"{"status":"ok"}"#) },

@@ -60,6 +60,18 @@ import Testing
         #expect(ServiceConfiguration.largestBody(budget: Int.max) == ServiceConfiguration.Setting.maxBodyBytes.allowed.upperBound)
     }
 
+    /// The memory reserved for a request comes from its route in the one route table.
+    @Test func eachRouteReservesItsOwnMemory() {
+        let fixed = RequestMemory.fixedBytes
+        #expect(RequestMemory.estimate(method: "POST", path: "/diff", bodyBytes: 1000) == fixed + 21_000)
+        #expect(RequestMemory.estimate(method: "POST", path: "/layout", bodyBytes: 1000) == fixed + 13_000)
+        #expect(RequestMemory.estimate(method: "GET", path: "/openapi.yaml", bodyBytes: 0) == fixed + OpenAPIDocument.bytes.count)
+        #expect(RequestMemory.estimate(method: "GET", path: "/nowhere", bodyBytes: 10) == fixed + 10)
+        // The largest of every route's: /diff's at any real body limit, the OpenAPI document's for tiny ones.
+        #expect(RequestMemory.largest(maxBodyBytes: 1 << 20) == fixed + 21 << 20)
+        #expect(RequestMemory.largest(maxBodyBytes: 0) == fixed + OpenAPIDocument.bytes.count)
+    }
+
     @Test func aShortCursorSecretIsNamedByItsPosition() {
         var configuration = ServiceConfiguration()
         configuration.cursorSecrets = ["0123456789abcdef", "short"]
