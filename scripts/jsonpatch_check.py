@@ -1022,6 +1022,7 @@ def main():
     failures, ran, skipped = [], 0, 0
     totals = {}
     with_change = {}
+    shapes = dict.fromkeys(("bare", "keepFirst", "large", "empty"), 0)
     started = time.time()
 
     def one(label, request, keep_first, ascii_only, replay):
@@ -1054,6 +1055,8 @@ def main():
             client.close()
             return args.keep_going
         ran += 1
+        for part in ("bare", "keepFirst", "large", "empty"):
+            shapes[part] += part in label
         counts = answer.get("counts", {})
         for key, value in counts.items():
             totals[key] = totals.get(key, 0) + value
@@ -1091,7 +1094,8 @@ def main():
                          "elementInserted", "elementUpdated", "elementMoved"])
     print(f"jsonpatch-check: {ran} cases passed, {len(failures)} failed{f', {skipped} skipped' if skipped else ''} "
           f"in {elapsed:.1f} s on {client.connections} connection(s); seed {seed}")
-    print(f"  changes: {summary}; {totals.get('operations', 0)} patch operations applied")
+    print(f"  shapes: " + ", ".join(f"{n} {k}" for k, n in shapes.items()) + f"; changes: {summary}; "
+          f"{totals.get('operations', 0)} patch operations applied")
     for problem in problems:
         print(f"jsonpatch-check: {problem}", file=sys.stderr)
     if failures or problems:
