@@ -64,9 +64,19 @@ class Num:
         return self.text
 
 
+def _members(pairs):
+    out = dict(pairs)
+    if len(out) != len(pairs):
+        seen = set()
+        repeated = next(k for k, _ in pairs if k in seen or seen.add(k))
+        raise ValueError(f"member {repeated!r} repeated in one object")
+    return out
+
+
 def loads(data):
-    """Parses JSON keeping every number exact: integers as int, the rest as Decimal."""
-    return json.loads(data, parse_float=Decimal)
+    """Parses JSON keeping every number exact (integers as int, the rest as Decimal); a member name repeated
+    in one object is an error (Python would keep the last silently)."""
+    return json.loads(data, parse_float=Decimal, object_pairs_hook=_members)
 
 
 def encode(value, ascii_only=False) -> str:
