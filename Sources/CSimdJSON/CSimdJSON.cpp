@@ -618,6 +618,15 @@ struct CSimdJSON_Parser {
         return hasID;
     }
 
+    /// The end of the object or array that starts at `start` and was just walked: the walk stands on the token
+    /// after its closing bracket (inside an enclosing array or object there is one), or at the input's end.
+    int64_t endOfValueWalked(int64_t start, char bracket) {
+        int64_t after = currentOffset();
+        int64_t end = after < 0 ? int64_t(inputLength) : after;
+        while (end > start && input[end - 1] != bracket) { --end; }  // only whitespace lies between
+        return end;
+    }
+
     /// An item whose content is its raw text (CSimdJSON_Parse): every value is validated, nothing is encoded.
     CSIMDJSON_INLINE void walkRawItem(ondemand::value &value) {
         if (!expect(value, ondemand::json_type::object)) { return; }
@@ -632,10 +641,7 @@ struct CSimdJSON_Parser {
         });
         reportRepeatedKeys(base);
         if (!hasID) { violation(CSimdJSON_ViolationMissingMember, CSimdJSON_FoundNothing, -1, "id"); }
-        // The walk now stands on the token after the '}' (an item is inside an array, so there is one).
-        int64_t after = currentOffset();
-        int64_t end = after < 0 ? int64_t(inputLength) : after;
-        while (end > start && input[end - 1] != '}') { --end; }  // only whitespace lies between
+        int64_t end = endOfValueWalked(start, '}');
         // No hash of the text: comparing two texts' lengths, then bytes, rejects as fast as a hash would.
         item.content = {uint64_t(start), uint64_t(end - start), 0, 1};
         items.push_back(item);
@@ -705,6 +711,7 @@ struct CSimdJSON_Parser {
 
     void walkSection(ondemand::value &value) {
         if (!expect(value, ondemand::json_type::object)) { return; }
+        int64_t start = currentOffset();  // the '{'
         size_t section = sections.size();
         sections.push_back({});
         sections[section].firstItem = items.size();
@@ -727,11 +734,15 @@ struct CSimdJSON_Parser {
         });
         finishObject(sectionContent, base);
         sectionContent.push('}');
+        if (start >= 0) {
+            sections[section].textOffset = uint64_t(start);
+            sections[section].textLength = uint64_t(endOfValueWalked(start, '}') - start);
+        }
         if (!hasID) { violation(CSimdJSON_ViolationMissingMember, CSimdJSON_FoundNothing, -1, "id"); }
         if (!hasItems) { violation(CSimdJSON_ViolationMissingMember, CSimdJSON_FoundNothing, -1, "items"); }
-        size_t start = arena.size;
+        size_t contentStart = arena.size;
         arena.append(sectionContent.data, sectionContent.size);
-        sections[section].content = finishContent(start);
+        sections[section].content = finishContent(contentStart);
     }
 
     void walkSnapshot(ondemand::value &value, CSimdJSON_Snapshot &snapshot) {
@@ -1047,6 +1058,49 @@ struct CSimdJSON_Parser {
         return itemContent.data;
     }
 
+    std::vector<CSimdJSON_Member> objectMembers;  // CSimdJSON_Members' result
+    ByteBuffer memberText;                        // its names and canonical encodings
+
+    /// CSimdJSON_Members: the members of an object walked before, each with its value's text and encoding.
+    const CSimdJSON_Member *membersOf(const uint8_t *bytes, size_t offset, size_t length, size_t capacity,
+                                      size_t *count, const uint8_t **memberBytes) {
+        reset();
+        input = reinterpret_cast<const char *>(bytes + offset);
+        inputLength = length;
+        try {
+            objectMembers.clear();
+            memberText.size = 0;
+            if (json.iterate(bytes + offset, length, capacity - offset).get(document) != SUCCESS) { return nullptr; }
+            ondemand::value root;
+            if (document.get_value().get(root) != SUCCESS) { return nullptr; }
+            forEachMember(root, [&](std::string_view key, int64_t, ondemand::value &member) {
+                CSimdJSON_Member record{};
+                record.nameOffset = memberText.size;
+                record.nameLength = key.size();
+                memberText.append(reinterpret_cast<const uint8_t *>(key.data()), key.size());
+                std::string_view raw = member.raw_json_token();  // from the value's first byte; does not advance
+                record.valueOffset = uint64_t(offsetOf(raw.data()));
+                record.canonicalOffset = memberText.size;
+                encode(member, memberText);
+                record.canonicalLength = memberText.size - record.canonicalOffset;
+                char first = raw.empty() ? 0 : raw[0];
+                if (first == '{' || first == '[') {
+                    int64_t end = endOfValueWalked(int64_t(record.valueOffset), first == '{' ? '}' : ']');
+                    record.valueLength = uint64_t(end) - record.valueOffset;
+                } else {  // a scalar's token runs to the next structural character: drop the whitespace
+                    trimTrailingSpace(raw);
+                    record.valueLength = raw.size();
+                }
+                objectMembers.push_back(record);
+            });
+        } catch (...) {  // only std::bad_alloc can happen: the text was validated by the parse that found it
+            return nullptr;
+        }
+        *count = objectMembers.size();
+        *memberBytes = memberText.data;
+        return objectMembers.data();
+    }
+
     // MARK: Comparing two item texts
 
     ondemand::parser otherJSON;  // the second text of sameItemContent (the first uses `json`)
@@ -1256,6 +1310,11 @@ const uint8_t *CSimdJSON_CanonicalItem(CSimdJSON_Parser *parser, const uint8_t *
 int CSimdJSON_SameItemContent(CSimdJSON_Parser *parser, const uint8_t *bytesA, size_t capacityA, size_t offsetA,
                               size_t lengthA, const uint8_t *bytesB, size_t capacityB, size_t offsetB, size_t lengthB) {
     return parser->sameItemContent(bytesA, capacityA, offsetA, lengthA, bytesB, capacityB, offsetB, lengthB);
+}
+
+const CSimdJSON_Member *CSimdJSON_Members(CSimdJSON_Parser *parser, const uint8_t *bytes, size_t offset, size_t length,
+                                          size_t capacity, size_t *count, const uint8_t **text) {
+    return parser->membersOf(bytes, offset, length, capacity, count, text);
 }
 
 uint64_t CSimdJSON_Hash(const uint8_t *bytes, size_t length) { return csimdjson::hashBytes(bytes, length); }

@@ -68,10 +68,24 @@ public enum DiffEndpoint {
         // buffer that doubles holds its old and new copies at once (pages it never touches cost no memory).
         let layoutItems = layouts.isEmpty ? 0 : request.new.itemCount
         let perChange = 48 * options.renderings.count * (options.pretty ? 2 : 1)
+        // A JSON Patch holds inserted items and sections whole: at most the body's bytes.
+        let patchValues = options.renderings.contains(.jsonPatch) ? body.count : 0
         var writer = JSONWriter(
-            pretty: options.pretty, capacity: 1024 + difference.counts.total * perChange + layoutItems * 128)
+            pretty: options.pretty,
+            capacity: 1024 + difference.counts.total * perChange + layoutItems * 128 + patchValues)
         writer.beginObject()
         difference.writeMembers(into: &writer, renderings: options.renderings, reportDropped: policy == .keepFirst)
+        if options.changedMembers || options.renderings.contains(.jsonPatch) {
+            let updated = UpdatedMembers(difference, old: request.old, new: request.new)
+            if options.renderings.contains(.jsonPatch) {
+                writer.key("jsonPatch")
+                difference.writeJSONPatch(old: request.old, new: request.new, updated: updated, into: &writer)
+            }
+            if options.changedMembers {
+                writer.key("changedMembers")
+                updated.write(into: &writer)
+            }
+        }
         if !layouts.isEmpty,
             let problem = layouts.write(
                 old: request.old, new: request.new, dropped: difference.droppedDuplicates, cursors: cursors, into: &writer)

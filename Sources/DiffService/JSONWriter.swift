@@ -117,6 +117,15 @@ public struct JSONWriter: Sendable {
         hasValue = true
     }
 
+    /// Writes a value given as JSON text, as is: a value of the request, which the reader validated.
+    ///
+    /// - Parameter text: One complete JSON value.
+    public mutating func json(_ text: ArraySlice<UInt8>) {
+        separate()
+        bytes.append(contentsOf: text)
+        hasValue = true
+    }
+
     /// Writes `null`.
     public mutating func null() {
         separate()

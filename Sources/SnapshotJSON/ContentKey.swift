@@ -27,8 +27,11 @@ public struct ContentKey: Hashable, Sendable {
     }
 
     /// The request body holding the raw text, for keys made from a `/diff` body.
-    var body: RequestText? {
-        if case .raw(let text, _, _) = storage { return text }
+    var body: RequestText? { source?.text }
+
+    /// The raw text (the item's whole object), for keys made from a `/diff` body.
+    var source: SourceText? {
+        if case .raw(let text, let offset, let count) = storage { return SourceText(text: text, range: offset ..< offset + count) }
         return nil
     }
 

@@ -27,18 +27,15 @@ extension DiffOptions {
                     duplicates = value
                 }
             case "pretty":
-                if let value = reader.boolean() {
-                    pretty = value
-                } else {
-                    violations.append(Violation(path: path, message: "expected boolean, found \(reader.kind)"))
-                    reader.skip()
-                }
+                pretty = Self.decodeBoolean(&reader, path: path, violations: &violations) ?? pretty
+            case "changedMembers":
+                changedMembers = Self.decodeBoolean(&reader, path: path, violations: &violations) ?? changedMembers
             case "layouts":
                 layouts = reader
                 reader.skip()
             default:
                 violations.append(Violation(path: path,
-                                            message: "unknown option; expected \"renderings\", \"duplicates\", \"pretty\" or \"layouts\""))
+                                            message: "unknown option; expected \"renderings\", \"duplicates\", \"pretty\", \"changedMembers\" or \"layouts\""))
                 reader.skip()
             }
         }
@@ -73,6 +70,14 @@ extension DiffOptions {
         }
     }
 
+    /// Reads a boolean, or appends the violation.
+    private static func decodeBoolean(_ reader: inout CanonicalReader, path: String, violations: inout [Violation]) -> Bool? {
+        if let value = reader.boolean() { return value }
+        violations.append(Violation(path: path, message: "expected boolean, found \(reader.kind)"))
+        reader.skip()
+        return nil
+    }
+
     /// The wire names of ``DuplicatePolicy``'s cases.
     private static let duplicatePolicies: [(String, DuplicatePolicy)] = [("reject", .reject), ("keepFirst", .keepFirst)]
 
@@ -81,7 +86,8 @@ extension DiffOptions {
         _ choices: [(name: String, value: Value)], _ reader: inout CanonicalReader, path: String,
         violations: inout [Violation]
     ) -> Value? {
-        let expected = choices.map { JSONString.quoted($0.name) }.joined(separator: " or ")
+        let names = choices.map { JSONString.quoted($0.name) }
+        let expected = names.count <= 2 ? names.joined(separator: " or ") : names.dropLast().joined(separator: ", ") + " or " + names.last!
         guard let string = reader.string() else {
             violations.append(Violation(path: path, message: "expected \(expected), found \(reader.kind)"))
             reader.skip()

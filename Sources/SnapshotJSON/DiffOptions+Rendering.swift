@@ -5,5 +5,7 @@ extension DiffOptions {
         case staged
         /// DiffUtil-style operations, each index relative to the list left by the previous ones.
         case sequential
+        /// RFC 6902 JSON Patch operations that turn the old snapshot, as the JSON document sent, into the new one.
+        case jsonPatch
     }
 }

@@ -11,6 +11,9 @@ public struct DiffOptions: Hashable, Sendable {
     public var duplicates: DuplicatePolicy
     /// Whether to indent the response. `"pretty"`, default `false`.
     public var pretty: Bool
+    /// Whether to list, for every updated item and section, the top-level members whose values differ.
+    /// `"changedMembers"`, default `false`.
+    public var changedMembers = false
     /// The per-section waterfall layouts to answer with. `"layouts"`, default none.
     public var layouts: [SectionLayoutRequest]
 

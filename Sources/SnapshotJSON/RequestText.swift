@@ -48,4 +48,18 @@ final class RequestText: Sendable {
         defer { parser.recycle() }
         return parser.canonicalItem(bytes, offset ..< offset + count)
     }
+
+    /// The `count` bytes at `offset`, sharing the body's storage.
+    func slice(at offset: Int, count: Int) -> ArraySlice<UInt8> {
+        precondition(offset >= 0 && count >= 0 && offset + count <= bytes.count, "range outside the body")
+        return bytes[offset ..< offset + count]
+    }
+
+    /// The members of the object whose text is at `offset ..< offset + count`, in the order written.
+    func members(at offset: Int, count: Int) -> [ObjectMember] {
+        precondition(offset >= 0 && count >= 0 && offset + count <= bytes.count, "range outside the body")
+        let parser = SimdJSONParser.borrow()
+        defer { parser.recycle() }
+        return parser.members(of: bytes, offset ..< offset + count)
+    }
 }

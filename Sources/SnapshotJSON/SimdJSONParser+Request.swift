@@ -342,7 +342,10 @@ extension SimdJSONParser {
                         contentNumber: contentNumber))
             }
             let sectionID: SectionID = Int(record.id.kind) == CSimdJSON_IDNone ? .implicit : .explicit(id(record.id))
-            return WireSection(id: sectionID, content: content(record.content), items: sectionItems)
+            let source = text.flatMap { text in
+                record.textLength == 0 ? nil : SourceText(text: text, range: Int(record.textOffset) ..< Int(record.textOffset + record.textLength))
+            }
+            return WireSection(id: sectionID, content: content(record.content), items: sectionItems, source: source)
         }
 
         /// An item's id: where its bytes lie when they are the body's and the item's content is in the body too (the

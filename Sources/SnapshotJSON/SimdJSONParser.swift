@@ -77,6 +77,31 @@ struct SimdJSONParser {
         }
     }
 
+    /// The members of the object whose text is `bytes[range]` (validated by an earlier parse), in the order
+    /// written: each name, the range of its value's text in `bytes`, and the value's canonical encoding.
+    /// `bytes` holds its padding as spare capacity.
+    func members(of bytes: [UInt8], _ range: Range<Int>) -> [ObjectMember] {
+        bytes.withUnsafeBufferPointer { buffer in
+            var count = 0
+            var text: UnsafePointer<UInt8>?
+            guard
+                let members = CSimdJSON_Members(
+                    pointer, buffer.baseAddress, range.lowerBound, range.count, bytes.capacity, &count, &text)
+            else { fatalError("out of memory while reading the members of an object of \(range.count) bytes") }
+            func slice(_ offset: UInt64, _ length: UInt64) -> UnsafeBufferPointer<UInt8> {
+                UnsafeBufferPointer(start: text.map { $0 + Int(offset) }, count: Int(length))
+            }
+            return (0 ..< count).map { index in
+                let member = members[index]
+                let start = range.lowerBound + Int(member.valueOffset)
+                return ObjectMember(
+                    name: String(decoding: slice(member.nameOffset, member.nameLength), as: UTF8.self),
+                    value: start ..< start + Int(member.valueLength),
+                    canonical: Array(slice(member.canonicalOffset, member.canonicalLength)))
+            }
+        }
+    }
+
     /// Takes the arena of the last parse (its canonical encodings); free it with ``freeArena(_:)``.
     func takeArena() -> UnsafeMutablePointer<UInt8>? {
         CSimdJSON_TakeArena(pointer)

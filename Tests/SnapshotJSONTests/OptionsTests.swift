@@ -21,14 +21,14 @@ import Testing
         (#"[]"#, [Violation(path: "options", message: "expected object, found array")]),
         (#"{"renderings":[],"duplicates":"keepLast","pretty":"yes","layout":1}"#, [
             Violation(path: "options.duplicates", message: #"expected "reject" or "keepFirst", found "keepLast""#),
-            Violation(path: "options.layout", message: #"unknown option; expected "renderings", "duplicates", "pretty" or "layouts""#),
+            Violation(path: "options.layout", message: #"unknown option; expected "renderings", "duplicates", "pretty", "changedMembers" or "layouts""#),
             Violation(path: "options.pretty", message: "expected boolean, found string"),
             Violation(path: "options.renderings", message: "expected at least one rendering"),
         ]),
         (#"{"renderings":["staged","staged"]}"#,
          [Violation(path: "options.renderings[1]", message: #"duplicate rendering "staged""#)]),
         (#"{"renderings":["staged",1]}"#,
-         [Violation(path: "options.renderings[1]", message: #"expected "staged" or "sequential", found number"#)]),
+         [Violation(path: "options.renderings[1]", message: #"expected "staged", "sequential" or "jsonPatch", found number"#)]),
         (#"{"renderings":"staged"}"#, [Violation(path: "options.renderings", message: "expected array, found string")]),
         (#"{"pretty":true,"pretty":false}"#, [Violation(path: "options.pretty", message: "duplicate member name", byteOffset: 64)]),
     ] as [(String, [Violation])])

@@ -1,0 +1,158 @@
+import ListDiff
+import SnapshotJSON
+
+extension SectionedDifference {
+    /// Writes the difference as RFC 6902 JSON Patch operations which, applied in order to the old snapshot as the
+    /// JSON document the client sent (`{"sections": [...]}` or `{"items": [...]}`), give the new one exactly.
+    ///
+    /// The operations follow ``sequential`` one for one (a moved item is one `move`, so moves stay minimal):
+    /// `remove` for removed sections and items, `move`, `add` with the whole value for inserted ones, and for an
+    /// updated item or section one `add`, `replace` or `remove` per top-level member that differs. Duplicates the
+    /// keep-first policy dropped are removed from the old document first and added to the new one last; a
+    /// snapshot that changes form (bare list to sections, or back) is one `remove` and one `add`.
+    ///
+    /// - Parameters:
+    ///   - old: The old snapshot, as read from the request.
+    ///   - new: The new snapshot, as read from the request.
+    ///   - updated: The updated members (``UpdatedMembers``).
+    ///   - writer: The writer, positioned at the value.
+    func writeJSONPatch(old: Snapshot, new: Snapshot, updated: UpdatedMembers, into writer: inout JSONWriter) {
+        writer.beginArray()
+        defer { writer.endArray() }
+        guard old.isBareItemList == new.isBareItemList else {
+            writer.patch(.remove, old.isBareItemList ? "/items" : "/sections")
+            writer.patch(.add, new.isBareItemList ? "/items" : "/sections") { writer in
+                writer.beginArray()
+                if new.isBareItemList {
+                    for item in new.sections[0].items { writer.json(item.wireJSON) }
+                } else {
+                    for section in new.sections { writer.json(section.wireJSON) }
+                }
+                writer.endArray()
+            }
+            return
+        }
+        let pointer = PatchPointer(bare: new.isBareItemList)
+        // The old document without its dropped duplicates: elements first, while section indices are as sent.
+        for path in droppedDuplicates.source.elements.reversed() {
+            writer.patch(.remove, pointer.element(path.section, path.element))
+        }
+        for section in droppedDuplicates.source.sections.reversed() {
+            writer.patch(.remove, pointer.section(section))
+        }
+        let sent = SentPositions(new, dropped: droppedDuplicates.target)
+        var sectionUpdates = updated.sections.makeIterator()
+        var elementUpdates = updated.elements.makeIterator()
+        for change in sequential {
+            switch change {
+            case .removeSection(let index):
+                writer.patch(.remove, pointer.section(index))
+            case .insertSection(let index):
+                writer.patch(.add, pointer.section(index), value: new.sections[sent.section(index)].wireJSON)
+            case .moveSection(let move):
+                writer.patch(.move, pointer.section(move.target), from: pointer.section(move.source))
+            case .updateSection(let index):
+                // `updated` lists the same updates in the same (ascending) order.
+                writer.patchMembers(sectionUpdates.next()?.changes ?? [], of: pointer.section(index))
+            case .removeElement(let path):
+                writer.patch(.remove, pointer.element(path.section, path.element))
+            case .insertElement(let path):
+                let (section, element) = sent.element(path)
+                writer.patch(.add, pointer.element(path.section, path.element), value: new.sections[section].items[element].wireJSON)
+            case .moveElement(let move):
+                writer.patch(
+                    .move, pointer.element(move.target.section, move.target.element),
+                    from: pointer.element(move.source.section, move.source.element))
+            case .updateElement(let path):
+                writer.patchMembers(elementUpdates.next()?.changes ?? [], of: pointer.element(path.section, path.element))
+            }
+        }
+        // The new document's dropped duplicates, in ascending order: sections first, then elements.
+        for section in droppedDuplicates.target.sections {
+            writer.patch(.add, pointer.section(section), value: new.sections[section].wireJSON)
+        }
+        for path in droppedDuplicates.target.elements {
+            writer.patch(.add, pointer.element(path.section, path.element), value: new.sections[path.section].items[path.element].wireJSON)
+        }
+    }
+}
+
+/// JSON Pointers (RFC 6901) into a snapshot document.
+private struct PatchPointer {
+    /// Whether the document is a bare `{"items": [...]}` list.
+    let bare: Bool
+
+    func section(_ index: Int) -> String { "/sections/\(index)" }
+
+    func element(_ section: Int, _ element: Int) -> String {
+        bare ? "/items/\(element)" : "/sections/\(section)/items/\(element)"
+    }
+
+    /// `pointer` extended by a member name, escaped as RFC 6901 says (`~` as `~0`, `/` as `~1`).
+    static func member(_ name: String, of pointer: String) -> String {
+        pointer + "/" + name.replacing("~", with: "~0").replacing("/", with: "~1")
+    }
+}
+
+extension WireItem {
+    /// The item's JSON text; every item of a `/diff` request has one.
+    fileprivate var wireJSON: ArraySlice<UInt8> {
+        guard let json else { preconditionFailure("a /diff item keeps its text") }
+        return json
+    }
+}
+
+extension WireSection {
+    /// The section's JSON text; every explicit section of a `/diff` request has one.
+    fileprivate var wireJSON: ArraySlice<UInt8> {
+        guard let json else { preconditionFailure("a /diff section keeps its text") }
+        return json
+    }
+}
+
+/// An RFC 6902 operation name.
+private enum PatchOperation: String {
+    case add, remove, replace, move
+}
+
+extension JSONWriter {
+    /// Writes one operation: `{"op": …, "from": …, "path": …, "value": …}`.
+    fileprivate mutating func patch(
+        _ operation: PatchOperation, _ path: String, from: String? = nil, writeValue: ((inout JSONWriter) -> Void)? = nil
+    ) {
+        inline { writer in
+            writer.beginObject()
+            writer.member(.op, operation.rawValue)
+            if let from { writer.member(.from, from) }
+            writer.member(.path, path)
+            if let writeValue {
+                writer.key(.value)
+                writeValue(&writer)
+            }
+            writer.endObject()
+        }
+    }
+
+    fileprivate mutating func patch(_ operation: PatchOperation, _ path: String, value: ArraySlice<UInt8>) {
+        patch(operation, path) { writer in writer.json(value) }
+    }
+
+    /// Writes one operation per changed member of the object at `pointer`.
+    fileprivate mutating func patchMembers(_ changes: [MemberChange], of pointer: String) {
+        for change in changes {
+            let path = PatchPointer.member(change.name, of: pointer)
+            switch change.kind {
+            case .added: patch(.add, path, value: change.value ?? [])
+            case .replaced: patch(.replace, path, value: change.value ?? [])
+            case .removed: patch(.remove, path)
+            }
+        }
+    }
+}
+
+extension JSONWriter.Name {
+    fileprivate static let op = Self("op")
+    fileprivate static let from = Self("from")
+    fileprivate static let path = Self("path")
+    fileprivate static let value = Self("value")
+}

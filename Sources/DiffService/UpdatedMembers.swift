@@ -1,0 +1,84 @@
+import ListDiff
+import SnapshotJSON
+
+/// The top-level members that differ in every updated item and section of a diff, at the positions the
+/// renderings give them (in the new snapshot, dropped duplicates left out): what `"changedMembers"` lists and
+/// what a JSON Patch replaces.
+struct UpdatedMembers {
+    /// Each updated section's index and changed members, in ascending order.
+    var sections: [(index: Int, changes: [MemberChange])] = []
+    /// Each updated element's path and changed members, in path order.
+    var elements: [(path: ElementPath, changes: [MemberChange])] = []
+
+    /// Compares the old and new versions of every item and section the difference updates.
+    ///
+    /// - Complexity: O(*n*) in the old snapshot's items, plus the lengths of the updated items and sections.
+    init(_ difference: SectionedDifference, old: Snapshot, new: Snapshot) {
+        let updates = difference.sequential
+        let oldPositions = OldVersions(old, dropped: difference.droppedDuplicates.source)
+        let sent = SentPositions(new, dropped: difference.droppedDuplicates.target)
+        var updatedItems: [(path: ElementPath, item: WireItem)] = []
+        for change in updates {
+            switch change {
+            case .updateSection(let index):
+                let section = new.sections[sent.section(index)]
+                let changes = oldPositions.section(section.id).flatMap { section.memberChanges(from: $0) } ?? []
+                sections.append((index, changes))
+            case .updateElement(let path):
+                let (section, element) = sent.element(path)
+                updatedItems.append((path, new.sections[section].items[element]))
+            default:
+                continue
+            }
+        }
+        let oldItems = oldPositions.items(matching: updatedItems.map(\.item))
+        for ((path, item), oldItem) in zip(updatedItems, oldItems) {
+            elements.append((path, oldItem.flatMap { item.memberChanges(from: $0) } ?? []))
+        }
+        sections.sort { $0.index < $1.index }
+        elements.sort { ($0.path.section, $0.path.element) < ($1.path.section, $1.path.element) }
+    }
+}
+
+/// The kept items and sections of the old snapshot, found by id.
+private struct OldVersions {
+    let snapshot: Snapshot
+    let dropped: DroppedDuplicates.Positions
+
+    init(_ snapshot: Snapshot, dropped: DroppedDuplicates.Positions) {
+        self.snapshot = snapshot
+        self.dropped = dropped
+    }
+
+    /// The kept old section with the id.
+    func section(_ id: SectionID) -> WireSection? {
+        let gone = Set(dropped.sections)
+        return snapshot.sections.indices.first { !gone.contains($0) && snapshot.sections[$0].id == id }
+            .map { snapshot.sections[$0] }
+    }
+
+    /// For each of `items` (of the new snapshot), the kept old item with its id, if any: matched by identity
+    /// number (equal exactly when the ids are, within one request) or, when the reader did not number ids, by id.
+    ///
+    /// - Complexity: O(*n* + *k*) for *n* old items and *k* items asked for.
+    func items(matching items: [WireItem]) -> [WireItem?] {
+        guard !items.isEmpty else { return [] }
+        let numbered = items.allSatisfy { $0.identityNumber >= 0 }
+        var wantedNumbers: [Int: Int] = [:]
+        var wantedIDs: [WireID: Int] = [:]
+        for (position, item) in items.enumerated() {
+            if numbered { wantedNumbers[item.identityNumber] = position } else { wantedIDs[item.id] = position }
+        }
+        var found = [WireItem?](repeating: nil, count: items.count)
+        let goneSections = Set(dropped.sections)
+        let goneElements = Set(dropped.elements.map { [$0.section, $0.element] })
+        for (sectionIndex, section) in snapshot.sections.enumerated() where !goneSections.contains(sectionIndex) {
+            for (index, item) in section.items.enumerated() {
+                let position = numbered ? wantedNumbers[item.identityNumber] : wantedIDs[item.id]
+                guard let position, found[position] == nil, !goneElements.contains([sectionIndex, index]) else { continue }
+                found[position] = item
+            }
+        }
+        return found
+    }
+}
