@@ -3,29 +3,43 @@ applied by an implementation written by others (PyPI `jsonpatch`), turns `old` i
 
 For every case: POST /diff {"old", "new", "options": {"renderings": ["jsonPatch"], ...}} must answer 200
 application/json with `counts` and `jsonPatch` (an array of RFC 6902 operations, only add, remove, move and
-replace). Then:
+replace; no member name repeated in an object). Then:
 
 1. `jsonpatch.JsonPatch(patch).apply(copy.deepcopy(old))` succeeds, and the result equals `new` as sent:
    the same JSON values, members in any order, numbers by exact decimal value (as the service compares
    content: 1 == 1.0 == 1e0, 9007199254740993 != 9007199254740992; true is not 1), strings by code points.
-2. Without `duplicates: keepFirst`: the `move`s of items (`/sections/i/items/j`, or `/items/j` in a bare
-   list) are `counts.elementMoved` and those of sections (`/sections/i`) `counts.sectionMoved`; the `remove`s
-   and `add`s of items and sections are `counts.elementDeleted`, `elementInserted`, `sectionDeleted`,
-   `sectionInserted` (a moved item is one move, never a remove and an add). A `move` between an item and a
-   section position is refused. `replace` of a whole item or section, and any operation inside one, are
-   content updates and not counted.
+   This is all that is required with `duplicates: keepFirst` and when the snapshot changes form (a bare
+   list on one side, sections on the other).
+2. Otherwise, `counts`: the `move`s of items (`/sections/i/items/j`, or `/items/j` in a bare list) are
+   `elementMoved` and those of sections (`/sections/i`) `sectionMoved`; the `remove`s and `add`s of items
+   and sections are `elementDeleted`, `elementInserted`, `sectionDeleted`, `sectionInserted` (a moved item
+   is one move, never a remove and an add); no `move` between an item and a section position.
+3. And what openapi.yaml promises for the operations (check_operations): every path is a section, an item
+   or a top-level member of one; an added (or replaced) item or section is the new snapshot's one with that
+   id, written as sent (members in the same order, 1.0 still 1.0); an update is one add, replace or remove
+   per top-level member that differs (never `id`, never a section's `items`, never a member whose value is
+   the same, e.g. 1 and 1.0), each giving the member its value in new, as sent.
+4. With `options.changedMembers` (a quarter of the cases): each listed item and section, found at its path
+   in new, lists exactly its top-level members that differ from the old one with that id, in new's order,
+   then those new no longer has, in old's order.
+
+Requests are sent as plain UTF-8, with \\u escapes, or "wild" (escapes such as \\/ \\u007E \\uD83D\\uDE00 and
+whitespace between tokens at random), since the service echoes values and reads member names as sent.
 
 The fixed regression cases (REGRESSIONS) run first, then `--cases` random cases from `--seed` (printed): each
 case has its own generator seeded by (seed, index), so `--seed S --case I` replays one case alone. A failing
 case is shrunk while it keeps failing the same way (sections, items, members removed, values simplified) and
-printed as the request and the answer, with the operation that broke or the first difference.
+printed as the request and the answer (with its operations numbered), the first difference or the operation
+that broke, and a curl command.
 
     jsonpatch_check.py --binary PATH [--cases N] [--seed S] [--case I] [--keep-going] [--no-shrink]
                        [--accept-only] [--reference sequential]
 
+--keep-going reports every failing case (the first of each kind shrunk, the others one line each).
 --accept-only sends the cases without asking for jsonPatch and checks only that each is accepted (200): the
 generator against a build without the rendering. --reference sequential checks a patch translated here from
-the `sequential` rendering instead of the service's own (a test of this checker; keepFirst cases are skipped).
+the `sequential` rendering instead of the service's own (a test of this checker; check 3 and the keepFirst
+and form-change cases are skipped).
 """
 
 from __future__ import annotations
@@ -103,6 +117,44 @@ def encode(value, ascii_only=False) -> str:
         return "{" + ",".join(json.dumps(k, ensure_ascii=ascii_only) + ":" + encode(v, ascii_only)
                               for k, v in value.items()) + "}"
     raise TypeError(f"not JSON: {value!r}")
+
+
+def wild_string(text, rng):
+    """A JSON string for text with escapes chosen at random: \\uXXXX in either case (surrogate pairs too),
+    \\/ for /, the short forms or \\u for control characters, quote and backslash."""
+    out = ['"']
+    for ch in text:
+        r, cp = rng.random(), ord(ch)
+        hexed = lambda c: ("\\u%04X" if rng.random() < 0.5 else "\\u%04x") % c  # noqa: E731
+        if ch in '"\\':
+            out.append("\\" + ch if r < 0.6 else hexed(cp))
+        elif cp < 0x20:
+            out.append(json.dumps(ch)[1:-1] if r < 0.5 else hexed(cp))
+        elif ch == "/":
+            out.append("/" if r < 0.4 else "\\/" if r < 0.7 else hexed(cp))
+        elif r < 0.25:
+            if cp > 0xFFFF:
+                cp -= 0x10000
+                out.append(hexed(0xD800 + (cp >> 10)) + hexed(0xDC00 + (cp & 0x3FF)))
+            else:
+                out.append(hexed(cp))
+        else:
+            out.append(ch)
+    out.append('"')
+    return "".join(out)
+
+
+def wild_encode(value, rng) -> str:
+    """JSON for value with random whitespace between tokens and random string escapes (same value)."""
+    ws = lambda: rng.choice(["", "", "", "", " ", "\n", "\t", "\r\n  ", "  "])  # noqa: E731
+    if isinstance(value, str):
+        return wild_string(value, rng)
+    if isinstance(value, list):
+        return "[" + ws() + ",".join(ws() + wild_encode(v, rng) + ws() for v in value) + ws() + "]"
+    if isinstance(value, dict):
+        return "{" + ws() + ",".join(ws() + wild_string(k, rng) + ws() + ":" + ws() + wild_encode(v, rng) + ws()
+                                     for k, v in value.items()) + ws() + "}"
+    return encode(value)
 
 
 def _kind(value):
@@ -321,7 +373,8 @@ class Gen:
         """New content for a kept item or section: updated, or the same value possibly re-spelled/reordered."""
         rng = self.rng
         if rng.random() < update_rate:
-            return self.mutated(content, reserved)
+            changed = self.mutated(content, reserved)
+            return self.respelled(changed) if rng.random() < 0.25 else changed
         r = rng.random()
         if r < 0.15:
             return self.shuffled(content)
@@ -370,7 +423,7 @@ def item_json(gen, iid, content):
 
 
 def random_case(seed, index):
-    """(name, request as Python values with Num tokens, keep_first, ascii_only) for case `index` of `seed`."""
+    """(name, request as Python values with Num tokens, keep_first, wire style) for case `index` of `seed`."""
     rng = random.Random(f"{seed}:{index}")
     gen = Gen(rng)
     bare = rng.random() < 0.15
@@ -487,7 +540,9 @@ def random_case(seed, index):
     shape = "bare" if bare else "old bare, new sectioned" if "items" in old_json else \
         "old sectioned, new bare" if mixed else "sectioned"
     label = f"{shape}, {size}{', keepFirst' if keep_first else ''}"
-    return label, request, keep_first, rng.random() < 0.2
+    r = rng.random()
+    style = "ascii" if r < 0.15 else f"wild:{seed}:{index}" if r < 0.35 else "plain"
+    return label, request, keep_first, style
 
 
 def items_of(snapshot):
@@ -572,6 +627,11 @@ REGRESSIONS = [
         "new": {"sections": [{"id": 0, "items": [{"id": "N"}, {"id": "x3"}, {"id": "x2"}, {"id": "x0"},
                                                   {"id": "x1"}]}]},
         "options": {"renderings": ["jsonPatch"]}}),
+    ("keepFirst: an inserted section carries a dropped duplicate (it arrives whole, not added again)", {
+        "old": {"sections": [{"id": "a", "items": [{"id": 1}, {"id": 2}]}]},
+        "new": {"sections": [{"id": "b", "items": [{"id": 2}, {"id": 1}, {"id": 2, "again": True}]},
+                             {"id": "a", "items": []}]},
+        "options": {"renderings": ["jsonPatch"], "duplicates": "keepFirst"}}),
     ("keepFirst: repeated item and section ids on both sides stay in the result", {
         "old": {"sections": [{"id": "a", "items": [{"id": 1, "v": "first"}, {"id": 2}, {"id": 1, "v": "again"}]},
                              {"id": "a", "title": "dup", "items": [{"id": 3}, {"id": 2, "v": "dup"}]},
@@ -1060,8 +1120,12 @@ def shrink(request, fails, budget_seconds=60, budget_tries=6000):
 # ---------------------------------------------------------------------------------------------------------
 # The run
 
-def request_bytes(request, ascii_only=False):
-    return encode(request, ascii_only).encode()
+def request_bytes(request, style="plain"):
+    """The request's JSON: "plain" (UTF-8), "ascii" (\\u escapes) or "wild:N" (escapes and whitespace drawn
+    from a generator seeded by N)."""
+    if style.startswith("wild:"):
+        return wild_encode(request, random.Random(style)).encode()
+    return encode(request, style == "ascii").encode()
 
 
 def run_case(client, body: bytes, keep_first, accept_only, reference):
@@ -1154,12 +1218,12 @@ def main():
     shapes = dict.fromkeys(("bare", "form change", "keepFirst", "large", "empty"), 0)
     started = time.time()
 
-    def one(label, request, keep_first, ascii_only, replay):
+    def one(label, request, keep_first, style, replay):
         nonlocal ran, skipped
         if reference and (keep_first or ("items" in request["old"]) != ("items" in request["new"])):
             skipped += 1
             return True
-        body = request_bytes(prepared(request), ascii_only)
+        body = request_bytes(prepared(request), style)
         try:
             answer, patch, tally = run_case(client, body, keep_first, args.accept_only, reference)
         except Failure as failure:
@@ -1187,10 +1251,11 @@ def main():
             client.close()
             return args.keep_going
         ran += 1
-        shapes["bare"] += "(bare," in label
-        shapes["form change"] += "new " in label
-        for part in ("keepFirst", "large", "empty"):
-            shapes[part] += part in label
+        if label.startswith("case "):  # the random cases' shapes
+            shapes["bare"] += "(bare," in label
+            shapes["form change"] += "new " in label
+            for part in ("keepFirst", "large", "empty"):
+                shapes[part] += part in label
         counts = answer.get("counts", {})
         for key, value in counts.items():
             totals[key] = totals.get(key, 0) + value
@@ -1203,14 +1268,15 @@ def main():
         if args.case is None:
             for number, (name, request) in enumerate(REGRESSIONS):
                 going = one(f"regression {number} ({name})", request,
-                            request.get("options", {}).get("duplicates") == "keepFirst", False,
+                            request.get("options", {}).get("duplicates") == "keepFirst",
+                            "wild:regression" if "escapes" in name else "plain",
                             "scripts/jsonpatch-check (the regressions run first)")
                 if not going:
                     break
         indices = [args.case] if args.case is not None else range(args.cases)
         for index in indices if going else []:
-            label, request, keep_first, ascii_only = random_case(seed, index)
-            if not one(f"case {index} of seed {seed} ({label})", request, keep_first, ascii_only,
+            label, request, keep_first, style = random_case(seed, index)
+            if not one(f"case {index} of seed {seed} ({label})", request, keep_first, style,
                        f"scripts/jsonpatch-check --seed {seed} --case {index}"):
                 break
     finally:
