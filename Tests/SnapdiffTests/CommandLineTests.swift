@@ -168,4 +168,14 @@ private func file(_ name: String, _ text: String) throws -> String {
         let body = #"{"old": {"items": [{"id": 1}, {"id": 2}]}, "new": {"items": [{"id": 2}, {"id": 1}]}, "options": {"renderings": ["sequential"]}}"#
         #expect(run.output == String(decoding: DiffEndpoint.respond(to: Array(body.utf8)).body, as: UTF8.self) + "\n")
     }
+
+    @Test func jsonPatchAndChangedMembersFlagsAskForThem() throws {
+        let old = try file("old.json", #"{"items": [{"id": 1, "v": 1}, {"id": 2}]}"#)
+        let new = try file("new.json", #"{"items": [{"id": 2}, {"id": 1, "v": 2}]}"#)
+        let run = try snapdiff(["diff", old, new, "--json-patch", "--changed-members"])
+        #expect(run.status == 0, "\(run.error)")
+        let body = #"{"old": {"items": [{"id": 1, "v": 1}, {"id": 2}]}, "new": {"items": [{"id": 2}, {"id": 1, "v": 2}]}, "options": {"renderings": ["jsonPatch"], "changedMembers": true}}"#
+        #expect(run.output == String(decoding: DiffEndpoint.respond(to: Array(body.utf8)).body, as: UTF8.self) + "\n")
+        #expect(run.output.contains(#"{"op":"replace","path":"/items/1/v","value":2}"#), "\(run.output)")
+    }
 }
