@@ -575,10 +575,6 @@ def add_duplicates(gen, snapshot, bare, item_ids):
 # ---------------------------------------------------------------------------------------------------------
 # Fixed regression cases, run first
 
-def sectioned(*sections):
-    return {"sections": [dict(s) for s in sections]}
-
-
 REGRESSIONS = [
     ("an item moves across sections into an inserted section; another leaves a deleted section", {
         "old": {"sections": [{"id": "a", "items": [{"id": 1, "t": "one"}, {"id": 2}, {"id": 3}]},
