@@ -711,7 +711,6 @@ struct CSimdJSON_Parser {
 
     void walkSection(ondemand::value &value) {
         if (!expect(value, ondemand::json_type::object)) { return; }
-        int64_t start = currentOffset();  // the '{'
         size_t section = sections.size();
         sections.push_back({});
         sections[section].firstItem = items.size();
@@ -734,10 +733,6 @@ struct CSimdJSON_Parser {
         });
         finishObject(sectionContent, base);
         sectionContent.push('}');
-        if (start >= 0) {
-            sections[section].textOffset = uint64_t(start);
-            sections[section].textLength = uint64_t(endOfValueWalked(start, '}') - start);
-        }
         if (!hasID) { violation(CSimdJSON_ViolationMissingMember, CSimdJSON_FoundNothing, -1, "id"); }
         if (!hasItems) { violation(CSimdJSON_ViolationMissingMember, CSimdJSON_FoundNothing, -1, "items"); }
         size_t contentStart = arena.size;
@@ -1058,47 +1053,61 @@ struct CSimdJSON_Parser {
         return itemContent.data;
     }
 
-    std::vector<CSimdJSON_Member> objectMembers;  // CSimdJSON_Members' result
-    ByteBuffer memberText;                        // its names and canonical encodings
+    std::vector<CSimdJSON_Child> children;  // CSimdJSON_Children's result
+    ByteBuffer childText;                  // its names and canonical encodings
 
-    /// CSimdJSON_Members: the members of an object walked before, each with its value's text and encoding.
-    const CSimdJSON_Member *membersOf(const uint8_t *bytes, size_t offset, size_t length, size_t capacity,
-                                      size_t *count, const uint8_t **memberBytes) {
+    /// Records one child of the container being read by `childrenOf`: its name, its value's text, and its
+    /// canonical encoding when `canonical`.
+    void readChild(std::string_view name, ondemand::value &value, bool canonical) {
+        CSimdJSON_Child record{};
+        record.nameOffset = childText.size;
+        record.nameLength = name.size();
+        childText.append(reinterpret_cast<const uint8_t *>(name.data()), name.size());
+        std::string_view raw = value.raw_json_token();  // from the value's first byte; does not advance
+        record.valueOffset = uint64_t(offsetOf(raw.data()));
+        record.canonicalOffset = childText.size;
+        if (canonical) {
+            encode(value, childText);
+        } else {
+            check(value);
+        }
+        record.canonicalLength = childText.size - record.canonicalOffset;
+        char first = raw.empty() ? 0 : raw[0];
+        if (first == '{' || first == '[') {
+            record.valueLength = uint64_t(endOfValueWalked(int64_t(record.valueOffset), first == '{' ? '}' : ']')) -
+                                 record.valueOffset;
+        } else {  // a scalar's token runs to the next structural character: drop the whitespace
+            trimTrailingSpace(raw);
+            record.valueLength = raw.size();
+        }
+        children.push_back(record);
+    }
+
+    /// CSimdJSON_Children: the members or elements of a container walked before.
+    const CSimdJSON_Child *childrenOf(const uint8_t *bytes, size_t offset, size_t length, size_t capacity,
+                                      bool canonical, size_t *count, const uint8_t **text) {
         reset();
         input = reinterpret_cast<const char *>(bytes + offset);
         inputLength = length;
         try {
-            objectMembers.clear();
-            memberText.size = 0;
+            children.clear();
+            childText.size = 0;
             if (json.iterate(bytes + offset, length, capacity - offset).get(document) != SUCCESS) { return nullptr; }
             ondemand::value root;
             if (document.get_value().get(root) != SUCCESS) { return nullptr; }
-            forEachMember(root, [&](std::string_view key, int64_t, ondemand::value &member) {
-                CSimdJSON_Member record{};
-                record.nameOffset = memberText.size;
-                record.nameLength = key.size();
-                memberText.append(reinterpret_cast<const uint8_t *>(key.data()), key.size());
-                std::string_view raw = member.raw_json_token();  // from the value's first byte; does not advance
-                record.valueOffset = uint64_t(offsetOf(raw.data()));
-                record.canonicalOffset = memberText.size;
-                encode(member, memberText);
-                record.canonicalLength = memberText.size - record.canonicalOffset;
-                char first = raw.empty() ? 0 : raw[0];
-                if (first == '{' || first == '[') {
-                    int64_t end = endOfValueWalked(int64_t(record.valueOffset), first == '{' ? '}' : ']');
-                    record.valueLength = uint64_t(end) - record.valueOffset;
-                } else {  // a scalar's token runs to the next structural character: drop the whitespace
-                    trimTrailingSpace(raw);
-                    record.valueLength = raw.size();
-                }
-                objectMembers.push_back(record);
-            });
+            if (length > 0 && bytes[offset] == '[') {
+                forEachElement(root, [&](ondemand::value &element) { readChild({}, element, canonical); });
+            } else {
+                forEachMember(root, [&](std::string_view key, int64_t, ondemand::value &member) {
+                    readChild(key, member, canonical);
+                });
+            }
         } catch (...) {  // only std::bad_alloc can happen: the text was validated by the parse that found it
             return nullptr;
         }
-        *count = objectMembers.size();
-        *memberBytes = memberText.data;
-        return objectMembers.data();
+        *count = children.size();
+        *text = childText.data;
+        return children.data();
     }
 
     // MARK: Comparing two item texts
@@ -1312,9 +1321,9 @@ int CSimdJSON_SameItemContent(CSimdJSON_Parser *parser, const uint8_t *bytesA, s
     return parser->sameItemContent(bytesA, capacityA, offsetA, lengthA, bytesB, capacityB, offsetB, lengthB);
 }
 
-const CSimdJSON_Member *CSimdJSON_Members(CSimdJSON_Parser *parser, const uint8_t *bytes, size_t offset, size_t length,
-                                          size_t capacity, size_t *count, const uint8_t **text) {
-    return parser->membersOf(bytes, offset, length, capacity, count, text);
+const CSimdJSON_Child *CSimdJSON_Children(CSimdJSON_Parser *parser, const uint8_t *bytes, size_t offset, size_t length,
+                                          size_t capacity, int canonical, size_t *count, const uint8_t **text) {
+    return parser->childrenOf(bytes, offset, length, capacity, canonical != 0, count, text);
 }
 
 uint64_t CSimdJSON_Hash(const uint8_t *bytes, size_t length) { return csimdjson::hashBytes(bytes, length); }

@@ -8,7 +8,8 @@ extension SectionedDifference {
     /// The operations follow ``sequential`` one for one (a moved item is one `move`, so moves stay minimal):
     /// `remove` for removed sections and items, `move`, `add` with the whole value for inserted ones, and for an
     /// updated item or section one `add`, `replace` or `remove` per top-level member that differs. Duplicates the
-    /// keep-first policy dropped are removed from the old document first and added to the new one last; a
+    /// keep-first policy dropped are removed from the old document first and added to the new one last (those of
+    /// an inserted section come with it); a
     /// snapshot that changes form (bare list to sections, or back) is one `remove` and one `add`.
     ///
     /// - Parameters:
@@ -19,6 +20,7 @@ extension SectionedDifference {
     func writeJSONPatch(old: Snapshot, new: Snapshot, updated: UpdatedMembers, into writer: inout JSONWriter) {
         writer.beginArray()
         defer { writer.endArray() }
+        let newSections = new.sectionTexts() ?? []  // inserted sections are copied whole
         guard old.isBareItemList == new.isBareItemList else {
             writer.patch(.remove, old.isBareItemList ? "/items" : "/sections")
             writer.patch(.add, new.isBareItemList ? "/items" : "/sections") { writer in
@@ -26,7 +28,7 @@ extension SectionedDifference {
                 if new.isBareItemList {
                     for item in new.sections[0].items { writer.json(item.wireJSON) }
                 } else {
-                    for section in new.sections { writer.json(section.wireJSON) }
+                    for section in newSections { writer.json(section.bytes) }
                 }
                 writer.endArray()
             }
@@ -43,12 +45,14 @@ extension SectionedDifference {
         let sent = SentPositions(new, dropped: droppedDuplicates.target)
         var sectionUpdates = updated.sections.makeIterator()
         var elementUpdates = updated.elements.makeIterator()
+        var insertedWhole = Set<Int>()  // sections (as sent) added with their text, dropped duplicates included
         for change in sequential {
             switch change {
             case .removeSection(let index):
                 writer.patch(.remove, pointer.section(index))
             case .insertSection(let index):
-                writer.patch(.add, pointer.section(index), value: new.sections[sent.section(index)].wireJSON)
+                insertedWhole.insert(sent.section(index))
+                writer.patch(.add, pointer.section(index), value: newSections[sent.section(index)].bytes)
             case .moveSection(let move):
                 writer.patch(.move, pointer.section(move.target), from: pointer.section(move.source))
             case .updateSection(let index):
@@ -69,9 +73,9 @@ extension SectionedDifference {
         }
         // The new document's dropped duplicates, in ascending order: sections first, then elements.
         for section in droppedDuplicates.target.sections {
-            writer.patch(.add, pointer.section(section), value: new.sections[section].wireJSON)
+            writer.patch(.add, pointer.section(section), value: newSections[section].bytes)
         }
-        for path in droppedDuplicates.target.elements {
+        for path in droppedDuplicates.target.elements where !insertedWhole.contains(path.section) {
             writer.patch(.add, pointer.element(path.section, path.element), value: new.sections[path.section].items[path.element].wireJSON)
         }
     }
@@ -98,15 +102,7 @@ extension WireItem {
     /// The item's JSON text; every item of a `/diff` request has one.
     fileprivate var wireJSON: ArraySlice<UInt8> {
         guard let json else { preconditionFailure("a /diff item keeps its text") }
-        return json
-    }
-}
-
-extension WireSection {
-    /// The section's JSON text; every explicit section of a `/diff` request has one.
-    fileprivate var wireJSON: ArraySlice<UInt8> {
-        guard let json else { preconditionFailure("a /diff section keeps its text") }
-        return json
+        return json.bytes
     }
 }
 

@@ -14,15 +14,21 @@ struct UpdatedMembers {
     ///
     /// - Complexity: O(*n*) in the old snapshot's items, plus the lengths of the updated items and sections.
     init(_ difference: SectionedDifference, old: Snapshot, new: Snapshot) {
-        let updates = difference.sequential
         let oldPositions = OldVersions(old, dropped: difference.droppedDuplicates.source)
         let sent = SentPositions(new, dropped: difference.droppedDuplicates.target)
         var updatedItems: [(path: ElementPath, item: WireItem)] = []
-        for change in updates {
+        var sectionTexts: (old: [JSONText], new: [JSONText])?  // read once, when a section is updated
+        for change in difference.sequential {
             switch change {
             case .updateSection(let index):
-                let section = new.sections[sent.section(index)]
-                let changes = oldPositions.section(section.id).flatMap { section.memberChanges(from: $0) } ?? []
+                if sectionTexts == nil { sectionTexts = (old.sectionTexts() ?? [], new.sectionTexts() ?? []) }
+                let sentIndex = sent.section(index)
+                var changes: [MemberChange] = []
+                if let oldIndex = oldPositions.section(new.sections[sentIndex].id), let texts = sectionTexts,
+                    sentIndex < texts.new.count, oldIndex < texts.old.count
+                {
+                    changes = texts.new[sentIndex].memberChanges(from: texts.old[oldIndex], ignoring: ["id", "items"])
+                }
                 sections.append((index, changes))
             case .updateElement(let path):
                 let (section, element) = sent.element(path)
@@ -33,7 +39,9 @@ struct UpdatedMembers {
         }
         let oldItems = oldPositions.items(matching: updatedItems.map(\.item))
         for ((path, item), oldItem) in zip(updatedItems, oldItems) {
-            elements.append((path, oldItem.flatMap { item.memberChanges(from: $0) } ?? []))
+            var changes: [MemberChange] = []
+            if let text = item.json, let oldText = oldItem?.json { changes = text.memberChanges(from: oldText, ignoring: ["id"]) }
+            elements.append((path, changes))
         }
         sections.sort { $0.index < $1.index }
         elements.sort { ($0.path.section, $0.path.element) < ($1.path.section, $1.path.element) }
@@ -50,11 +58,10 @@ private struct OldVersions {
         self.dropped = dropped
     }
 
-    /// The kept old section with the id.
-    func section(_ id: SectionID) -> WireSection? {
+    /// The index of the kept old section with the id.
+    func section(_ id: SectionID) -> Int? {
         let gone = Set(dropped.sections)
         return snapshot.sections.indices.first { !gone.contains($0) && snapshot.sections[$0].id == id }
-            .map { snapshot.sections[$0] }
     }
 
     /// For each of `items` (of the new snapshot), the kept old item with its id, if any: matched by identity

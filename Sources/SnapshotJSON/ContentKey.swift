@@ -30,8 +30,8 @@ public struct ContentKey: Hashable, Sendable {
     var body: RequestText? { source?.text }
 
     /// The raw text (the item's whole object), for keys made from a `/diff` body.
-    var source: SourceText? {
-        if case .raw(let text, let offset, let count) = storage { return SourceText(text: text, range: offset ..< offset + count) }
+    var source: JSONText? {
+        if case .raw(let text, let offset, let count) = storage { return JSONText(text: text, range: offset ..< offset + count) }
         return nil
     }
 

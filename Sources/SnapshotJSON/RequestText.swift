@@ -55,11 +55,14 @@ final class RequestText: Sendable {
         return bytes[offset ..< offset + count]
     }
 
-    /// The members of the object whose text is at `offset ..< offset + count`, in the order written.
-    func members(at offset: Int, count: Int) -> [ObjectMember] {
+    /// The members of the object, or the elements of the array, whose text is at `offset ..< offset + count`.
+    func children(at offset: Int, count: Int, canonical: Bool) -> [JSONChild] {
         precondition(offset >= 0 && count >= 0 && offset + count <= bytes.count, "range outside the body")
         let parser = SimdJSONParser.borrow()
         defer { parser.recycle() }
-        return parser.members(of: bytes, offset ..< offset + count)
+        return parser.children(of: bytes, offset ..< offset + count, canonical: canonical)
     }
+
+    /// The whole body, a validated JSON document.
+    var document: JSONText { JSONText(text: self, range: 0 ..< bytes.count) }
 }

@@ -166,7 +166,7 @@ extension SimdJSONParser {
         }
 
         func snapshot(_ record: CSimdJSON_Snapshot) -> Snapshot {
-            snapshot(record, repeating: nil)
+            snapshot(record, member: "", repeating: nil)
         }
 
         /// Both snapshots of a request, with the content equality of their items decided (see
@@ -182,11 +182,11 @@ extension SimdJSONParser {
         ///   counterpart's.
         func snapshots(old: CSimdJSON_Snapshot, new: CSimdJSON_Snapshot) -> (old: Snapshot, new: Snapshot) {
             if old.firstSection <= new.firstSection {
-                let built = snapshot(old, repeating: nil)
-                return (built, snapshot(new, repeating: reference(to: built, old)))
+                let built = snapshot(old, member: "old", repeating: nil)
+                return (built, snapshot(new, member: "new", repeating: reference(to: built, old)))
             }
-            let built = snapshot(new, repeating: nil)
-            return (snapshot(old, repeating: reference(to: built, new)), built)
+            let built = snapshot(new, member: "new", repeating: nil)
+            return (snapshot(old, member: "old", repeating: reference(to: built, new)), built)
         }
 
         /// `built`, made from `record`, as the reference of the other snapshot, with the counterparts of the
@@ -303,9 +303,12 @@ extension SimdJSONParser {
             record.sectionCount == 0 ? items.count : Int(sections[Int(record.firstSection)].firstItem)
         }
 
-        private func snapshot(_ record: CSimdJSON_Snapshot, repeating reference: Reference?) -> Snapshot {
+        /// - Parameter member: The request member holding the snapshot (`"old"` or `"new"`).
+        private func snapshot(_ record: CSimdJSON_Snapshot, member: String, repeating reference: Reference?) -> Snapshot {
             let first = Int(record.firstSection)
-            return Snapshot(sections: sections[first ..< first + Int(record.sectionCount)].map { section($0, repeating: reference) })
+            return Snapshot(
+                sections: sections[first ..< first + Int(record.sectionCount)].map { section($0, repeating: reference) },
+                text: text, member: member)
         }
 
         private func section(_ record: CSimdJSON_Section, repeating reference: Reference?) -> WireSection {
@@ -342,10 +345,7 @@ extension SimdJSONParser {
                         contentNumber: contentNumber))
             }
             let sectionID: SectionID = Int(record.id.kind) == CSimdJSON_IDNone ? .implicit : .explicit(id(record.id))
-            let source = text.flatMap { text in
-                record.textLength == 0 ? nil : SourceText(text: text, range: Int(record.textOffset) ..< Int(record.textOffset + record.textLength))
-            }
-            return WireSection(id: sectionID, content: content(record.content), items: sectionItems, source: source)
+            return WireSection(id: sectionID, content: content(record.content), items: sectionItems)
         }
 
         /// An item's id: where its bytes lie when they are the body's and the item's content is in the body too (the

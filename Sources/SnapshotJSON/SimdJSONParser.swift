@@ -77,27 +77,29 @@ struct SimdJSONParser {
         }
     }
 
-    /// The members of the object whose text is `bytes[range]` (validated by an earlier parse), in the order
-    /// written: each name, the range of its value's text in `bytes`, and the value's canonical encoding.
-    /// `bytes` holds its padding as spare capacity.
-    func members(of bytes: [UInt8], _ range: Range<Int>) -> [ObjectMember] {
+    /// The members of the object, or the elements of the array, whose text is `bytes[range]` (validated by an
+    /// earlier parse), in the order written: each name (empty for an element), the range of its value's text in
+    /// `bytes`, and, when `canonical`, the value's canonical encoding. `bytes` holds its padding as spare
+    /// capacity.
+    func children(of bytes: [UInt8], _ range: Range<Int>, canonical: Bool) -> [JSONChild] {
         bytes.withUnsafeBufferPointer { buffer in
             var count = 0
             var text: UnsafePointer<UInt8>?
             guard
-                let members = CSimdJSON_Members(
-                    pointer, buffer.baseAddress, range.lowerBound, range.count, bytes.capacity, &count, &text)
-            else { fatalError("out of memory while reading the members of an object of \(range.count) bytes") }
+                let children = CSimdJSON_Children(
+                    pointer, buffer.baseAddress, range.lowerBound, range.count, bytes.capacity, canonical ? 1 : 0,
+                    &count, &text)
+            else { fatalError("out of memory while reading the contents of a value of \(range.count) bytes") }
             func slice(_ offset: UInt64, _ length: UInt64) -> UnsafeBufferPointer<UInt8> {
                 UnsafeBufferPointer(start: text.map { $0 + Int(offset) }, count: Int(length))
             }
             return (0 ..< count).map { index in
-                let member = members[index]
-                let start = range.lowerBound + Int(member.valueOffset)
-                return ObjectMember(
-                    name: String(decoding: slice(member.nameOffset, member.nameLength), as: UTF8.self),
-                    value: start ..< start + Int(member.valueLength),
-                    canonical: Array(slice(member.canonicalOffset, member.canonicalLength)))
+                let child = children[index]
+                let start = range.lowerBound + Int(child.valueOffset)
+                return JSONChild(
+                    name: String(decoding: slice(child.nameOffset, child.nameLength), as: UTF8.self),
+                    value: start ..< start + Int(child.valueLength),
+                    canonical: Array(slice(child.canonicalOffset, child.canonicalLength)))
             }
         }
     }

@@ -64,14 +64,5 @@ public struct WireItem: Hashable, Sendable {
 
 extension WireItem {
     /// The item as the client wrote it (its whole object, `"id"` included), when it was read from a `/diff` body.
-    public var json: ArraySlice<UInt8>? { content.source?.bytes }
-
-    /// The top-level members other than `"id"` whose values differ from those of `old` (the item with the same
-    /// id in the other snapshot of the request); `nil` when either item has no ``json``.
-    ///
-    /// - Complexity: O(*n*) in the two items' text lengths.
-    public func memberChanges(from old: WireItem) -> [MemberChange]? {
-        guard let source = content.source, let oldSource = old.content.source else { return nil }
-        return MemberChange.changes(from: oldSource, to: source, ignoring: ["id"])
-    }
+    public var json: JSONText? { content.source }
 }

@@ -66,6 +66,16 @@ import TestSupport
             keepFirst: true)
     }
 
+    /// Found by `scripts/jsonpatch-check`: an inserted section arrives whole, its dropped duplicates included.
+    @Test func droppedDuplicatesOfAnInsertedSectionComeWithIt() throws {
+        try checkPatch(
+            old: #"{"sections":[]}"#, new: #"{"sections":[{"id":"b","items":[{"id":2},{"id":2}]}]}"#, keepFirst: true)
+        try checkPatch(
+            old: #"{"sections":[{"id":"a","items":[{"id":1},{"id":2}]}]}"#,
+            new: #"{"sections":[{"id":"a","items":[{"id":2}]},{"id":"b","items":[{"id":1},{"id":3},{"id":1,"v":1}]}]}"#,
+            keepFirst: true)
+    }
+
     @Test func changedMembersNamesEveryDifferingMember() throws {
         let answer = try answer(
             old: #"{"sections":[{"id":"s","title":"S","items":[{"id":1,"a":1,"b":[1],"c":0},{"id":2,"a":1}]}]}"#,

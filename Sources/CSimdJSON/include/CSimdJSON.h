@@ -128,9 +128,6 @@ typedef struct CSimdJSON_Section {
     CSimdJSON_Content content;
     uint64_t firstItem;
     uint64_t itemCount;
-    /** The section's raw JSON text in the input, from its '{' to its '}' (both 0 for an implicit section). */
-    uint64_t textOffset;
-    uint64_t textLength;
 } CSimdJSON_Section;
 
 typedef struct CSimdJSON_Snapshot {
@@ -240,26 +237,27 @@ const uint8_t *CSimdJSON_CanonicalItem(CSimdJSON_Parser *parser, const uint8_t *
 int CSimdJSON_SameItemContent(CSimdJSON_Parser *parser, const uint8_t *bytesA, size_t capacityA, size_t offsetA,
                               size_t lengthA, const uint8_t *bytesB, size_t capacityB, size_t offsetB, size_t lengthB);
 
-/** A member of an object read by CSimdJSON_Members. */
-typedef struct CSimdJSON_Member {
-    uint64_t nameOffset; /* the unescaped name, in the buffer CSimdJSON_Members returns */
+/** A member of an object or an element of an array, read by CSimdJSON_Children. */
+typedef struct CSimdJSON_Child {
+    uint64_t nameOffset; /* a member's unescaped name, in the buffer CSimdJSON_Children returns (empty: an element) */
     uint64_t nameLength;
-    uint64_t valueOffset; /* the value's raw JSON text, relative to the object's first byte */
+    uint64_t valueOffset; /* the value's raw JSON text, relative to the container's first byte */
     uint64_t valueLength;
-    uint64_t canonicalOffset; /* the value's canonical encoding, in the buffer CSimdJSON_Members returns */
+    uint64_t canonicalOffset; /* the value's canonical encoding, in the same buffer (when asked for) */
     uint64_t canonicalLength;
-} CSimdJSON_Member;
+} CSimdJSON_Child;
 
 /**
- * The members of the object whose text is `bytes[offset ..< offset + length]` (a value a parse of the same bytes
- * validated), in the order written: each member's name, the raw text of its value and the value's canonical
- * encoding (two values are deeply equal exactly when their encodings are). `capacity >= offset + length +
- * CSimdJSON_PADDING` bytes must be readable. Returns the members (*count of them) and sets *text to the buffer
- * holding names and encodings, all valid until the next call on the handle; NULL when memory is exhausted.
- * Invalidates what the handle's last parse returned (take its arena first: CSimdJSON_TakeArena).
+ * The members of the object, or the elements of the array, whose text is `bytes[offset ..< offset + length]` (a
+ * value a parse of the same bytes validated), in the order written: each member's name, the raw text of its
+ * value and, when `canonical` is nonzero, the value's canonical encoding (two values are deeply equal exactly
+ * when their encodings are). `capacity >= offset + length + CSimdJSON_PADDING` bytes must be readable. Returns
+ * the children (*count of them) and sets *text to the buffer holding names and encodings, all valid until the
+ * next call on the handle; NULL when memory is exhausted. Invalidates what the handle's last parse returned
+ * (take its arena first: CSimdJSON_TakeArena).
  */
-const CSimdJSON_Member *CSimdJSON_Members(CSimdJSON_Parser *parser, const uint8_t *bytes, size_t offset, size_t length,
-                                          size_t capacity, size_t *count, const uint8_t **text);
+const CSimdJSON_Child *CSimdJSON_Children(CSimdJSON_Parser *parser, const uint8_t *bytes, size_t offset, size_t length,
+                                          size_t capacity, int canonical, size_t *count, const uint8_t **text);
 
 /** The 64-bit hash CSimdJSON_Content.hash holds for a canonical encoding, of any bytes. */
 uint64_t CSimdJSON_Hash(const uint8_t *bytes, size_t length);

@@ -1,0 +1,9 @@
+/// A member of an object or an element of an array, read by ``SimdJSONParser/children(of:_:canonical:)``.
+struct JSONChild {
+    /// The member's name, unescaped; empty for an element.
+    let name: String
+    /// Where the value's JSON text lies in the bytes read.
+    let value: Range<Int>
+    /// The value's canonical encoding, when asked for: two values are deeply equal exactly when their encodings are.
+    let canonical: [UInt8]
+}
