@@ -27,7 +27,10 @@ public struct ContentKey: Hashable, Sendable {
     }
 
     /// The request body holding the raw text, for keys made from a `/diff` body.
-    var body: RequestText? { source?.text }
+    var body: RequestText? {
+        if case .raw(let text, _, _) = storage { return text }
+        return nil
+    }
 
     /// The raw text (the item's whole object), for keys made from a `/diff` body.
     var source: JSONText? {
