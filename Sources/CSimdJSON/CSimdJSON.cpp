@@ -711,6 +711,7 @@ struct CSimdJSON_Parser {
 
     void walkSection(ondemand::value &value) {
         if (!expect(value, ondemand::json_type::object)) { return; }
+        int64_t start = offsetOf(value.raw_json_token().data());  // the '{' (peeks: the iterator stays on it)
         size_t section = sections.size();
         sections.push_back({});
         sections[section].firstItem = items.size();
@@ -733,6 +734,8 @@ struct CSimdJSON_Parser {
         });
         finishObject(sectionContent, base);
         sectionContent.push('}');
+        sections[section].textOffset = uint64_t(start);
+        sections[section].textLength = uint64_t(endOfValueWalked(start, '}') - start);
         if (!hasID) { violation(CSimdJSON_ViolationMissingMember, CSimdJSON_FoundNothing, -1, "id"); }
         if (!hasItems) { violation(CSimdJSON_ViolationMissingMember, CSimdJSON_FoundNothing, -1, "items"); }
         size_t contentStart = arena.size;

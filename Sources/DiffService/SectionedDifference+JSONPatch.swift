@@ -20,7 +20,7 @@ extension SectionedDifference {
     func writeJSONPatch(old: Snapshot, new: Snapshot, updated: UpdatedMembers, into writer: inout JSONWriter) {
         writer.beginArray()
         defer { writer.endArray() }
-        let newSections = new.sectionTexts() ?? []  // inserted sections are copied whole
+        let newSections = new.sectionTexts ?? []  // inserted sections are copied whole
         guard old.isBareItemList == new.isBareItemList else {
             writer.patch(.remove, old.isBareItemList ? "/items" : "/sections")
             writer.patch(.add, new.isBareItemList ? "/items" : "/sections") { writer in

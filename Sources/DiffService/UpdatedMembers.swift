@@ -17,11 +17,11 @@ struct UpdatedMembers {
         let oldPositions = OldVersions(old, dropped: difference.droppedDuplicates.source)
         let sent = SentPositions(new, dropped: difference.droppedDuplicates.target)
         var updatedItems: [(path: ElementPath, item: WireItem)] = []
-        var sectionTexts: (old: [JSONText], new: [JSONText])?  // read once, when a section is updated
+        var sectionTexts: (old: [JSONText], new: [JSONText])?  // made once, when a section is updated
         for change in difference.sequential {
             switch change {
             case .updateSection(let index):
-                if sectionTexts == nil { sectionTexts = (old.sectionTexts() ?? [], new.sectionTexts() ?? []) }
+                if sectionTexts == nil { sectionTexts = (old.sectionTexts ?? [], new.sectionTexts ?? []) }
                 let sentIndex = sent.section(index)
                 var changes: [MemberChange] = []
                 if let oldIndex = oldPositions.section(new.sections[sentIndex].id), let texts = sectionTexts,

@@ -13,11 +13,6 @@ public struct JSONText: Sendable {
         text.children(at: range.lowerBound, count: range.count, canonical: canonical)
     }
 
-    /// The value of the member `name` of the object, if it has one.
-    func member(_ name: String) -> JSONText? {
-        children(canonical: false).first { $0.name == name }.map { JSONText(text: text, range: $0.value) }
-    }
-
     /// The top-level members whose values differ between the object `old` and this one (two objects of one
     /// request), leaving out those named in `ignored`: this object's members in the order written, then the ones
     /// it no longer has, in `old`'s order.

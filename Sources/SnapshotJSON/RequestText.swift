@@ -5,10 +5,14 @@
 final class RequestText: Sendable {
     /// The body; its spare capacity is the padding simdjson may read.
     private let bytes: [UInt8]
+    /// Where the object of each section of the body lies, in the order the parse met them (both snapshots'), for
+    /// the renderings that copy sections whole.
+    let sections: [Range<Int>]
 
-    init(padded bytes: [UInt8]) {
+    init(padded bytes: [UInt8], sections: [Range<Int>]) {
         precondition(bytes.capacity - bytes.count >= DiffRequest.requiredPadding, "the body needs its padding")
         self.bytes = bytes
+        self.sections = sections
     }
 
     /// Whether the `count` bytes at `offset` are the same as those at `otherOffset` in `other`.
@@ -62,7 +66,4 @@ final class RequestText: Sendable {
         defer { parser.recycle() }
         return parser.children(of: bytes, offset ..< offset + count, canonical: canonical)
     }
-
-    /// The whole body, a validated JSON document.
-    var document: JSONText { JSONText(text: self, range: 0 ..< bytes.count) }
 }

@@ -29,7 +29,11 @@ extension SimdJSONParser {
                 options.layouts = SectionLayoutRequest.decodeList(layouts, errors: &errors)
                 guard errors.isEmpty else { return .failure(.invalid(errors.errors, omitted: errors.count - errors.errors.count)) }
             }
-            let builder = SnapshotBuilder(result: result, input: buffer, arena: arena, text: RequestText(padded: padded))
+            let sections = UnsafeBufferPointer(start: result.sections, count: result.sectionCount).map {
+                Int($0.textOffset) ..< Int($0.textOffset + $0.textLength)
+            }
+            let text = RequestText(padded: padded, sections: sections)
+            let builder = SnapshotBuilder(result: result, input: buffer, arena: arena, text: text)
             let (old, new) = builder.snapshots(old: result.oldSnapshot, new: result.newSnapshot)
             return .success(DiffRequest(old: old, new: new, options: options))
         }
@@ -166,7 +170,7 @@ extension SimdJSONParser {
         }
 
         func snapshot(_ record: CSimdJSON_Snapshot) -> Snapshot {
-            snapshot(record, member: "", repeating: nil)
+            snapshot(record, repeating: nil)
         }
 
         /// Both snapshots of a request, with the content equality of their items decided (see
@@ -182,11 +186,11 @@ extension SimdJSONParser {
         ///   counterpart's.
         func snapshots(old: CSimdJSON_Snapshot, new: CSimdJSON_Snapshot) -> (old: Snapshot, new: Snapshot) {
             if old.firstSection <= new.firstSection {
-                let built = snapshot(old, member: "old", repeating: nil)
-                return (built, snapshot(new, member: "new", repeating: reference(to: built, old)))
+                let built = snapshot(old, repeating: nil)
+                return (built, snapshot(new, repeating: reference(to: built, old)))
             }
-            let built = snapshot(new, member: "new", repeating: nil)
-            return (snapshot(old, member: "old", repeating: reference(to: built, new)), built)
+            let built = snapshot(new, repeating: nil)
+            return (snapshot(old, repeating: reference(to: built, new)), built)
         }
 
         /// `built`, made from `record`, as the reference of the other snapshot, with the counterparts of the
@@ -303,12 +307,11 @@ extension SimdJSONParser {
             record.sectionCount == 0 ? items.count : Int(sections[Int(record.firstSection)].firstItem)
         }
 
-        /// - Parameter member: The request member holding the snapshot (`"old"` or `"new"`).
-        private func snapshot(_ record: CSimdJSON_Snapshot, member: String, repeating reference: Reference?) -> Snapshot {
+        private func snapshot(_ record: CSimdJSON_Snapshot, repeating reference: Reference?) -> Snapshot {
             let first = Int(record.firstSection)
             return Snapshot(
                 sections: sections[first ..< first + Int(record.sectionCount)].map { section($0, repeating: reference) },
-                text: text, member: member)
+                text: text, firstSection: first)
         }
 
         private func section(_ record: CSimdJSON_Section, repeating reference: Reference?) -> WireSection {

@@ -5,12 +5,15 @@
 public struct Snapshot: Hashable, Sendable {
     /// The sections, in order.
     public let sections: [WireSection]
-    /// Where the snapshot was read from: a `/diff` body and the request member (`"old"` or `"new"`) holding it.
-    private let origin: (text: RequestText, member: String)?
+    /// The `/diff` body the snapshot was read from, if any.
+    private let text: RequestText?
+    /// The position of the first section among the body's (``RequestText/sections``).
+    private let firstSection: Int
 
-    init(sections: [WireSection], text: RequestText?, member: String) {
+    init(sections: [WireSection], text: RequestText?, firstSection: Int) {
         self.sections = sections
-        origin = text.map { ($0, member) }
+        self.text = text
+        self.firstSection = firstSection
     }
 
     /// Whether both snapshots have equal sections (where they were written is not compared).
@@ -23,14 +26,9 @@ public struct Snapshot: Hashable, Sendable {
 
     /// Each section as the client wrote it (its whole object, `items` included), in order, when the snapshot was
     /// read from a `/diff` body as `{"sections": [...]}`; `nil` otherwise.
-    ///
-    /// - Complexity: O(*n*) in the body's length: the body is read again (only renderings that copy sections
-    ///   whole ask for this).
-    public func sectionTexts() -> [JSONText]? {
-        guard let origin, !isBareItemList,
-              let sections = origin.text.document.member(origin.member)?.member("sections")
-        else { return nil }
-        return sections.children(canonical: false).map { JSONText(text: origin.text, range: $0.value) }
+    public var sectionTexts: [JSONText]? {
+        guard let text, !isBareItemList else { return nil }
+        return text.sections[firstSection ..< firstSection + sections.count].map { JSONText(text: text, range: $0) }
     }
 
     /// Whether the snapshot was written in the bare `{"items": [...]}` form.

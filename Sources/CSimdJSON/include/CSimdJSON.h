@@ -128,6 +128,9 @@ typedef struct CSimdJSON_Section {
     CSimdJSON_Content content;
     uint64_t firstItem;
     uint64_t itemCount;
+    /** The section's JSON text in the input, from its '{' to its '}' (both 0 for an implicit section). */
+    uint64_t textOffset;
+    uint64_t textLength;
 } CSimdJSON_Section;
 
 typedef struct CSimdJSON_Snapshot {
