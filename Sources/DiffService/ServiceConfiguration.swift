@@ -152,9 +152,13 @@ public struct ServiceConfiguration: Sendable {
     /// The HTTP layer's configuration; the answers it sends itself come from `service`.
     func http(budget: MemoryBudget, service: ServiceRouter) -> HTTPServer.Configuration {
         var configuration = http(budget: budget)
-        configuration.refusalResponse = { refusal, method, path in service.refused(refusal, method: method, path: path) }
+        configuration.refusalResponse = { refusal, method, path, headers in
+            service.refused(refusal, method: method, path: path, headers: headers)
+        }
         configuration.libraryMessage = { message, status in service.libraryMessage(message, answeredStatus: status) }
-        configuration.overloadResponse = { reason, method, path in service.overloaded(reason, method: method, path: path) }
+        configuration.overloadResponse = { reason, method, path, headers in
+            service.overloaded(reason, method: method, path: path, headers: headers)
+        }
         return configuration
     }
 
