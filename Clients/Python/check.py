@@ -227,7 +227,7 @@ def main() -> int:
     def not_allowed():
         sent = raw.get("/diff")
         decoded = problem(diff._build_response(client=client, response=sent), 405, "method-not-allowed")
-        expect(sent.headers.get("allow") == "POST", f"Allow {sent.headers.get('allow')}")
+        expect(sent.headers.get("allow") == "POST, OPTIONS", f"Allow {sent.headers.get('allow')}")
         expect(decoded.instance == "/diff", f"instance {decoded.instance}")
     check("405 method-not-allowed", not_allowed)
 

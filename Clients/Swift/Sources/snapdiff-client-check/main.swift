@@ -376,7 +376,7 @@ await check("404 not-found") {
 
 await check("405 method-not-allowed") {
     let (response, problem) = try await rawProblem(.get, "/diff", status: 405, type: .methodNotAllowed)
-    try expect(response.headerFields[.allow] == "POST", "Allow \(response.headerFields[.allow] ?? "none")")
+    try expect(response.headerFields[.allow] == "POST, OPTIONS", "Allow \(response.headerFields[.allow] ?? "none")")
     try expect(problem.instance == "/diff", "instance \(problem.instance as Any)")
 }
 
