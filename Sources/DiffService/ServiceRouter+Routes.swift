@@ -58,9 +58,7 @@ extension ServiceRouter {
         default:
             let methods = route.allowedMethods
             var problem = Problem(
-                .methodNotAllowed,
-                detail: "\(request.path) accepts \(methods.dropLast().joined(separator: ", ")) and \(methods.last!), "
-                    + "not \(request.method).")
+                .methodNotAllowed, detail: "\(request.path) accepts \(methods.joined(separator: ", ")), not \(request.method).")
             problem.allowedMethods = methods
             return problem.response(instance: request.path)
         }
