@@ -10,6 +10,8 @@
    resolve inside the spec), and each problem's `type` and `status` are the ones expected.
 4. SIGTERM while a request is in flight: /readyz answers the 503 problem with Retry-After, the request still
    gets its 200, and the server exits 0.
+5. HEAD on every GET path (the GET's headers, no body), OPTIONS on every path (204 with Allow), and a server
+   with --cors-allow-origin: a preflight from the allowed origin, one from another origin, an error's CORS headers.
 
 Prints one PASS or FAIL line per check and a summary; exits 1 on any failure.
 """
@@ -620,6 +622,36 @@ def run_checks(checker: Checker, server: Server):
                       status=408, problem="request-timeout", extra=lambda r, i: partial_errors)
     finally:
         slow.stop()
+
+    # CORS: a server that allows one origin. A preflight from it gets the Options response's CORS headers, an
+    # actual answer (here a 405) the origin and the exposed headers, and another origin none of them.
+    app = "https://app.example.com"
+    cors = Server(server.binary, "--max-body-bytes", str(BODY_LIMIT), "--cors-allow-origin", app)
+    cors.start()
+    try:
+        def cors_errors(expected):
+            def extra(r, _):
+                return [f"{name}: {r.headers.get(name.lower())!r}, expected {value!r}" for name, value in expected.items()
+                        if r.headers.get(name.lower()) != value]
+            return extra
+        checker.check("OPTIONS /diff preflight from an allowed origin", once_on(
+            cors.port, "OPTIONS", "/diff", headers={"Origin": app, "Access-Control-Request-Method": "POST"}),
+            path="/diff", method="OPTIONS", status=204, extra=cors_errors({
+                "Access-Control-Allow-Origin": app, "Access-Control-Allow-Methods": "POST",
+                "Access-Control-Allow-Headers": "Content-Type, X-Request-ID, Content-Encoding",
+                "Access-Control-Max-Age": "600", "Vary": "Origin", "Allow": "POST, OPTIONS"}))
+        checker.check("OPTIONS /healthz preflight from another origin has no CORS headers", once_on(
+            cors.port, "OPTIONS", "/healthz", headers={"Origin": "https://evil.example",
+                                                       "Access-Control-Request-Method": "GET"}),
+            path="/healthz", method="OPTIONS", status=204, extra=cors_errors({
+                "Access-Control-Allow-Origin": None, "Access-Control-Allow-Methods": None, "Vary": "Origin"}))
+        checker.check("405 from an allowed origin carries the CORS headers", once_on(
+            cors.port, "GET", "/layout", headers={"Origin": app}), path="/layout", method="GET", status=405,
+            problem="method-not-allowed", extra=cors_errors({
+                "Access-Control-Allow-Origin": app, "Access-Control-Expose-Headers": "X-Request-ID, Retry-After",
+                "Vary": "Origin"}))
+    finally:
+        cors.stop()
 
     # Coverage of the spec.
     missing = set(checker.problem_types_seen) ^ set(checker.problem_enum)
