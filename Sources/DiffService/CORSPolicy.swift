@@ -115,7 +115,10 @@ public struct CORSPolicy: Sendable, Hashable {
             guard let close = authority.firstIndex(of: "]") else { return .notAnOrigin }
             host = authority[...close]
             authority = authority[authority.index(after: close)...]
-            guard host.dropFirst().dropLast().allSatisfy({ $0.isASCII && ($0.isHexDigit || $0 == ":" || $0 == ".") }) else { return .notAnOrigin }
+            let address = host.dropFirst().dropLast()
+            guard address.allSatisfy({ $0.isASCII && ($0.isHexDigit || $0 == ":" || $0 == ".") }) else {
+                return .notAnOrigin
+            }
         } else {
             let end = authority.firstIndex(of: ":") ?? authority.endIndex
             host = authority[..<end]
@@ -158,12 +161,15 @@ public struct CORSPolicy: Sendable, Hashable {
         guard let allowed = allowOrigin(for: origin) else { return }
         response.headers.replaceOrAdd(name: "Access-Control-Allow-Origin", value: allowed)
         if let preflightMethods {
-            response.headers.replaceOrAdd(name: "Access-Control-Allow-Methods", value: preflightMethods.joined(separator: ", "))
+            response.headers.replaceOrAdd(
+                name: "Access-Control-Allow-Methods", value: preflightMethods.joined(separator: ", "))
             response.headers.replaceOrAdd(
                 name: "Access-Control-Allow-Headers", value: Self.allowedRequestHeaders.joined(separator: ", "))
             response.headers.replaceOrAdd(name: "Access-Control-Max-Age", value: String(Self.maxAgeSeconds))
         } else {
-            for header in Self.exposedHeaders { response.headers.addListMember(header, to: "Access-Control-Expose-Headers") }
+            for header in Self.exposedHeaders {
+                response.headers.addListMember(header, to: "Access-Control-Expose-Headers")
+            }
         }
     }
 }

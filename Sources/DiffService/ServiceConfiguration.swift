@@ -104,8 +104,8 @@ public struct ServiceConfiguration: Sendable {
     }
 
     /// Checks the values together: every setting against its range (the HTTP layer's
-    /// ``HTTPServer/Configuration/Setting/allowed``, the one statement of them), the cursor secrets, the CORS origins, and
-    /// that the memory budget holds the largest request the body limit allows. The command line and
+    /// ``HTTPServer/Configuration/Setting/allowed``, the one statement of them), the cursor secrets, the CORS
+    /// origins, and that the memory budget holds the largest request the body limit allows. The command line and
     /// ``ServiceRunner`` both call it.
     /// - Throws: ``Invalid`` naming the first setting out of range, a secret too short, a CORS origin that is not
     ///   one, or a budget too small.

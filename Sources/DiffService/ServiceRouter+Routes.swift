@@ -57,8 +57,8 @@ extension ServiceRouter {
             return HTTPResponse(status: 204, headers: ["Allow": route.allowedMethods.joined(separator: ", ")])
         default:
             let methods = route.allowedMethods
-            var problem = Problem(
-                .methodNotAllowed, detail: "\(request.path) accepts \(methods.joined(separator: ", ")), not \(request.method).")
+            let accepted = methods.joined(separator: ", ")
+            var problem = Problem(.methodNotAllowed, detail: "\(request.path) accepts \(accepted), not \(request.method).")
             problem.allowedMethods = methods
             return problem.response(instance: request.path)
         }
