@@ -10,6 +10,8 @@
    resolve inside the spec), and each problem's `type` and `status` are the ones expected.
 4. SIGTERM while a request is in flight: /readyz answers the 503 problem with Retry-After, the request still
    gets its 200, and the server exits 0.
+5. HEAD on every GET path (the GET's headers, no body), OPTIONS on every path (204 with Allow), and a server
+   with --cors-allow-origin: a preflight from the allowed origin, one from another origin, an error's CORS headers.
 
 Prints one PASS or FAIL line per check and a summary; exits 1 on any failure.
 """
@@ -69,7 +71,7 @@ class Connection:
     def request(self, method: str, path: str, body: bytes | None = None, headers: dict[str, str] | None = None,
                 content_length: bool = True) -> Response:
         self.send(request_bytes(method, path, body, headers, content_length))
-        return self.read_response()
+        return self.read_response(head_only=method == "HEAD")
 
     def _fill(self):
         chunk = self.sock.recv(65536)
@@ -77,7 +79,8 @@ class Connection:
             raise ConnectionError("the server closed the connection")
         self.buffer += chunk
 
-    def read_response(self) -> Response:
+    def read_response(self, head_only: bool = False) -> Response:
+        """One response; `head_only` for the answer to a HEAD, which has no body whatever its Content-Length."""
         while b"\r\n\r\n" not in self.buffer:
             self._fill()
         head, self.buffer = self.buffer.split(b"\r\n\r\n", 1)
@@ -89,7 +92,7 @@ class Connection:
         for line in lines[1:]:
             name, _, value = line.partition(":")
             headers[name.strip().lower()] = value.strip()
-        length = int(headers.get("content-length", "0"))
+        length = 0 if head_only else int(headers.get("content-length", "0"))
         while len(self.buffer) < length:
             self._fill()
         body, self.buffer = self.buffer[:length], self.buffer[length:]
@@ -199,7 +202,12 @@ class Checker:
         else:
             pointer, declared_response = declared
             content = declared_response.get("content", {})
-            if response.media_type not in content:
+            if not content:  # HEAD and OPTIONS answers: headers only
+                if response.body:
+                    errors.append(f"{len(response.body)} body bytes where {pointer} declares none")
+                elif extra is not None:
+                    errors += extra(response, None) or []
+            elif response.media_type not in content:
                 errors.append(f"Content-Type {response.media_type!r} is not among {sorted(content)} at {pointer}")
             else:
                 media_pointer = f"{pointer}/content/{response.media_type.replace('/', '~1')}/schema"
@@ -343,6 +351,23 @@ def run_checks(checker: Checker, server: Server):
                   path="/openapi.yaml", method="GET", status=200,
                   extra=lambda r, i: [] if r.body == checker.spec_bytes else ["differs from openapi.yaml"])
 
+    # HEAD on every GET path: the GET's status and headers, no body; OPTIONS on every path: 204 with Allow.
+    for path, item in checker.spec["paths"].items():
+        if "head" in item:
+            get = once("GET", path)
+
+            def same_head(r, _, get=get, path=path):
+                varying = {"date", "x-request-id"} | ({"content-length"} if path == "/metrics" else set())
+                fields = lambda response: {k: v for k, v in response.headers.items() if k not in varying}
+                return [] if fields(r) == fields(get) else [f"HEAD headers {fields(r)} differ from GET's {fields(get)}"]
+            checker.check(f"HEAD {path} is GET's head", once("HEAD", path), path=path, method="HEAD", status=200,
+                          extra=same_head)
+        allowed = ", ".join(method.upper() for method in item if method in ("get", "head", "post")) + ", OPTIONS"
+        checker.check(f"OPTIONS {path} is 204 with Allow: {allowed}", once("OPTIONS", path), path=path,
+                      method="OPTIONS", status=204,
+                      extra=lambda r, _, allowed=allowed: [] if r.headers.get("allow") == allowed
+                      else [f"Allow {r.headers.get('allow')!r}"])
+
     # POST /diff: the spec's own example, then every option.
     diff_operation = checker.spec["paths"]["/diff"]["post"]
     request_schema = diff_operation["requestBody"]["content"]["application/json"]
@@ -378,10 +403,10 @@ def run_checks(checker: Checker, server: Server):
     checker.check("404 not-found", once("GET", "/nope"), path=None, method="GET", status=404, problem="not-found")
     checker.check("405 method-not-allowed (GET /diff)", once("GET", "/diff"), path="/diff", method="GET",
                   status=405, problem="method-not-allowed",
-                  extra=lambda r, i: [] if r.headers.get("allow") == "POST" else [f"Allow {r.headers.get('allow')}"])
+                  extra=lambda r, i: [] if r.headers.get("allow") == "POST, OPTIONS" else [f"Allow {r.headers.get('allow')}"])
     checker.check("405 method-not-allowed (POST /healthz)", once("POST", "/healthz", valid, JSON_HEADERS),
                   path="/healthz", method="POST", status=405, problem="method-not-allowed",
-                  extra=lambda r, i: [] if r.headers.get("allow") == "GET" else [f"Allow {r.headers.get('allow')}"])
+                  extra=lambda r, i: [] if r.headers.get("allow") == "GET, HEAD, OPTIONS" else [f"Allow {r.headers.get('allow')}"])
     checker.check("415 unsupported-media-type (text/plain)",
                   once("POST", "/diff", valid, {"Content-Type": "text/plain"}), path="/diff", method="POST",
                   status=415, problem="unsupported-media-type")
@@ -597,6 +622,36 @@ def run_checks(checker: Checker, server: Server):
                       status=408, problem="request-timeout", extra=lambda r, i: partial_errors)
     finally:
         slow.stop()
+
+    # CORS: a server that allows one origin. A preflight from it gets the Options response's CORS headers, an
+    # actual answer (here a 405) the origin and the exposed headers, and another origin none of them.
+    app = "https://app.example.com"
+    cors = Server(server.binary, "--max-body-bytes", str(BODY_LIMIT), "--cors-allow-origin", app)
+    cors.start()
+    try:
+        def cors_errors(expected):
+            def extra(r, _):
+                return [f"{name}: {r.headers.get(name.lower())!r}, expected {value!r}" for name, value in expected.items()
+                        if r.headers.get(name.lower()) != value]
+            return extra
+        checker.check("OPTIONS /diff preflight from an allowed origin", once_on(
+            cors.port, "OPTIONS", "/diff", headers={"Origin": app, "Access-Control-Request-Method": "POST"}),
+            path="/diff", method="OPTIONS", status=204, extra=cors_errors({
+                "Access-Control-Allow-Origin": app, "Access-Control-Allow-Methods": "POST",
+                "Access-Control-Allow-Headers": "Content-Type, X-Request-ID, Content-Encoding",
+                "Access-Control-Max-Age": "600", "Vary": "Origin", "Allow": "POST, OPTIONS"}))
+        checker.check("OPTIONS /healthz preflight from another origin has no CORS headers", once_on(
+            cors.port, "OPTIONS", "/healthz", headers={"Origin": "https://evil.example",
+                                                       "Access-Control-Request-Method": "GET"}),
+            path="/healthz", method="OPTIONS", status=204, extra=cors_errors({
+                "Access-Control-Allow-Origin": None, "Access-Control-Allow-Methods": None, "Vary": "Origin"}))
+        checker.check("405 from an allowed origin carries the CORS headers", once_on(
+            cors.port, "GET", "/layout", headers={"Origin": app}), path="/layout", method="GET", status=405,
+            problem="method-not-allowed", extra=cors_errors({
+                "Access-Control-Allow-Origin": app, "Access-Control-Expose-Headers": "X-Request-ID, Retry-After",
+                "Vary": "Origin"}))
+    finally:
+        cors.stop()
 
     # Coverage of the spec.
     missing = set(checker.problem_types_seen) ^ set(checker.problem_enum)

@@ -60,7 +60,10 @@ def main() -> int:
     from snapdiff_client import Client
     from snapdiff_client.api.diff import diff
     from snapdiff_client.api.layout import layout
-    from snapdiff_client.api.operations import health, index, metrics, openapi, ready
+    from snapdiff_client.api.operations import (
+        head_health, head_index, head_metrics, head_open_api, head_ready, health, index, metrics, openapi,
+        options_diff, options_health, options_index, options_layout, options_metrics, options_open_api, options_ready,
+        ready)
     from snapdiff_client.models import (
         DiffRequest, DiffResponse, Index, InsertElement, InsertSection, LayoutPage, LayoutRequest, MoveElement,
         MoveSection, Problem, ProblemType, RemoveElement, RemoveSection, Status, UpdateElement, UpdateSection)
@@ -205,6 +208,21 @@ def main() -> int:
             expect(document.parsed == file.read(), "GET /openapi.yaml differs from openapi.yaml")
     check("GET /healthz, /readyz, /, /metrics and /openapi.yaml", operations)
 
+    # HEAD on every GET path (the GET's head, no body) and OPTIONS on every path (204 with Allow).
+    def heads_and_options():
+        for operation in (head_index, head_health, head_ready, head_metrics, head_open_api):
+            sent = operation.sync_detailed(client=client)
+            expect(sent.status_code == 200 and sent.content == b"", f"{operation.__name__} {int(sent.status_code)}")
+            expect(int(sent.headers.get("content-length", "0")) > 0, f"{operation.__name__} without Content-Length")
+        for operation, allow in ((options_index, "GET, HEAD, OPTIONS"), (options_diff, "POST, OPTIONS"),
+                                 (options_layout, "POST, OPTIONS"), (options_health, "GET, HEAD, OPTIONS"),
+                                 (options_ready, "GET, HEAD, OPTIONS"), (options_metrics, "GET, HEAD, OPTIONS"),
+                                 (options_open_api, "GET, HEAD, OPTIONS")):
+            sent = operation.sync_detailed(client=client)
+            expect(sent.status_code == 204 and sent.headers.get("allow") == allow,
+                   f"{operation.__name__} {int(sent.status_code)} Allow {sent.headers.get('allow')}")
+    check("HEAD on every GET path, OPTIONS on every path", heads_and_options)
+
     # Each error class, decoded by the generated operation (or the Problem model where no operation has
     # the route or method) as the problem it is.
     raw = client.get_httpx_client()
@@ -227,7 +245,7 @@ def main() -> int:
     def not_allowed():
         sent = raw.get("/diff")
         decoded = problem(diff._build_response(client=client, response=sent), 405, "method-not-allowed")
-        expect(sent.headers.get("allow") == "POST", f"Allow {sent.headers.get('allow')}")
+        expect(sent.headers.get("allow") == "POST, OPTIONS", f"Allow {sent.headers.get('allow')}")
         expect(decoded.instance == "/diff", f"instance {decoded.instance}")
     check("405 method-not-allowed", not_allowed)
 

@@ -1,7 +1,7 @@
 import MicroHTTP
 
-/// One route of the service: its path, its one method, its label in the metrics, its name among the index's
-/// links, the memory a request needs, and what answers it. ``ServiceRouter/routes`` lists them all; routing, the metrics' route labels,
+/// One route of the service: its path, its method (and those every route answers, ``allowedMethods``), its label
+/// in the metrics, its name among the index's links, the memory a request needs, and what answers it. ``ServiceRouter/routes`` lists them all; routing, the metrics' route labels,
 /// the links of `GET /` and the test against `openapi.yaml` all read that one table.
 struct Route: Sendable {
     /// The exact path, e.g. `"/diff"` (the query is not part of it).
@@ -18,6 +18,12 @@ struct Route: Sendable {
     var extraMemory: Int
     /// Answers a request routed here.
     var answer: @Sendable (ServiceRouter, HTTPRequest) -> HTTPResponse
+
+    /// Every method the path answers: its own, `HEAD` beside `GET` (the GET's answer without its body, RFC 9110
+    /// §9.3.2), and `OPTIONS` (its `Allow`, and CORS preflights). What `Allow` lists, on a 405 too.
+    var allowedMethods: [String] {
+        [method] + (method == "GET" ? ["HEAD"] : []) + ["OPTIONS"]
+    }
 
     /// Creates a route whose metrics label is its path.
     init(

@@ -8,6 +8,8 @@ extension ServiceConfiguration {
         /// Cursor secret `position` (from 1) of `count` has `length` characters, fewer than
         /// ``ServiceConfiguration/minimumCursorSecretLength``.
         case cursorSecretTooShort(position: Int, count: Int, length: Int)
+        /// An entry of the CORS origin list (``ServiceConfiguration/cors``) is not an origin a browser sends.
+        case invalidCORSOrigin(String, CORSPolicy.OriginDefect)
         /// The memory budget cannot hold the largest request the body limit allows (`largestRequest` bytes at its
         /// peak); `largestBody` is the largest body limit it can hold.
         case budgetTooSmall(budget: Int, maxBodyBytes: Int, largestRequest: Int, largestBody: Int)
@@ -20,6 +22,8 @@ extension ServiceConfiguration {
             case .cursorSecretTooShort(let position, let count, let length):
                 "cursor key \(position) of \(count) has \(length) characters; each needs at least "
                     + "\(ServiceConfiguration.minimumCursorSecretLength) (they key the layout cursors' HMAC)"
+            case .invalidCORSOrigin(let origin, let defect):
+                "the CORS origin \"\(origin)\" \(defect)"
             case .budgetTooSmall(let budget, let maxBodyBytes, let largestRequest, let largestBody):
                 "a memory budget of \(budget) bytes cannot hold the largest request the body limit of "
                     + "\(maxBodyBytes) bytes allows (\(largestRequest) bytes at its peak); raise the budget to at least "

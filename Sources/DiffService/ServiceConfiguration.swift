@@ -39,6 +39,10 @@ public struct ServiceConfiguration: Sendable {
     /// means a random key per process, so that a cursor continues only on the process that made it.
     public var cursorSecrets: [String] = []
 
+    /// Which other origins' web pages may call the service from a browser (CORS). Default `nil`: none, and no
+    /// answer carries a CORS header.
+    public var cors: CORSPolicy?
+
     /// A numeric setting, named as the HTTP layer names it (which states every range once).
     public typealias Setting = HTTPServer.Configuration.Setting
 
@@ -51,13 +55,19 @@ public struct ServiceConfiguration: Sendable {
     /// - Parameter list: For example `"new-secret-of-32-characters,old-secret-of-32-characters"`.
     /// - Throws: ``Invalid`` when a secret is shorter than ``minimumCursorSecretLength`` (an empty one included).
     public static func cursorSecrets(parsing list: String) throws(Invalid) -> [String] {
-        let secrets = list.split(separator: ",", omittingEmptySubsequences: false).map { secret in
-            let start = secret.firstIndex { !$0.isWhitespace } ?? secret.endIndex
-            let end = secret.lastIndex { !$0.isWhitespace }.map(secret.index(after:)) ?? start
-            return String(secret[start..<end])
-        }
+        let secrets = entries(of: list)
         try validate(cursorSecrets: secrets)
         return secrets
+    }
+
+    /// The entries of a comma-separated list, spaces around each dropped (empty entries kept, for validation
+    /// to name).
+    static func entries(of list: String) -> [String] {
+        list.split(separator: ",", omittingEmptySubsequences: false).map { entry in
+            let start = entry.firstIndex { !$0.isWhitespace } ?? entry.endIndex
+            let end = entry.lastIndex { !$0.isWhitespace }.map(entry.index(after:)) ?? start
+            return String(entry[start..<end])
+        }
     }
 
     /// The codec for ``cursorSecrets``: keyed by them, or by the process's random key when there are none.
@@ -94,10 +104,11 @@ public struct ServiceConfiguration: Sendable {
     }
 
     /// Checks the values together: every setting against its range (the HTTP layer's
-    /// ``HTTPServer/Configuration/Setting/allowed``, the one statement of them), the cursor secrets, and that
-    /// the memory budget holds the largest request the body limit allows. The command line and
+    /// ``HTTPServer/Configuration/Setting/allowed``, the one statement of them), the cursor secrets, the CORS
+    /// origins, and that the memory budget holds the largest request the body limit allows. The command line and
     /// ``ServiceRunner`` both call it.
-    /// - Throws: ``Invalid`` naming the first setting out of range, a secret too short, or a budget too small.
+    /// - Throws: ``Invalid`` naming the first setting out of range, a secret too short, a CORS origin that is not
+    ///   one, or a budget too small.
     public func validate() throws(Invalid) {
         // A budget below 1 byte would be raised to 1 by MemoryBudget: checked as given.
         if let memoryBudget, !Setting.memoryBudget.allowed.contains(memoryBudget) {
@@ -117,6 +128,7 @@ public struct ServiceConfiguration: Sendable {
         }
         let budget = effectiveMemoryBudget
         try Self.validate(cursorSecrets: cursorSecrets)
+        try cors?.validate()
         let largest = RequestMemory.largest(maxBodyBytes: maxBodyBytes)
         guard largest <= budget else {
             throw .budgetTooSmall(
@@ -140,9 +152,13 @@ public struct ServiceConfiguration: Sendable {
     /// The HTTP layer's configuration; the answers it sends itself come from `service`.
     func http(budget: MemoryBudget, service: ServiceRouter) -> HTTPServer.Configuration {
         var configuration = http(budget: budget)
-        configuration.refusalResponse = { refusal, method, path in service.refused(refusal, method: method, path: path) }
+        configuration.refusalResponse = { refusal, method, path, headers in
+            service.refused(refusal, method: method, path: path, headers: headers)
+        }
         configuration.libraryMessage = { message, status in service.libraryMessage(message, answeredStatus: status) }
-        configuration.overloadResponse = { reason, method, path in service.overloaded(reason, method: method, path: path) }
+        configuration.overloadResponse = { reason, method, path, headers in
+            service.overloaded(reason, method: method, path: path, headers: headers)
+        }
         return configuration
     }
 

@@ -36,7 +36,8 @@ extension ServiceRouter {
         positions[path]
     }
 
-    /// The route for a request's path and method, or the problem (404, 405) when there is none.
+    /// The answer of the route for a request's path and method (a `HEAD` is answered as a `GET`, an `OPTIONS`
+    /// with 204 and `Allow`), or the problem (404, 405) when there is none.
     ///
     /// - Parameter position: ``position(of:)`` of the request's path.
     func route(_ request: HTTPRequest, at position: Int?) -> HTTPResponse {
@@ -45,13 +46,22 @@ extension ServiceRouter {
                 .response(instance: request.path)
         }
         let route = Self.routes[position]
-        guard route.method == request.method else {
-            var problem = Problem(
-                .methodNotAllowed, detail: "\(request.path) accepts \(route.method), not \(request.method).")
-            problem.allowedMethods = [route.method]
+        switch request.method {
+        case route.method:
+            return route.answer(self, request)
+        case "HEAD" where route.method == "GET":
+            // The GET's status and headers; libmicrohttpd sends no body to a HEAD (and the GET's Content-Length).
+            return route.answer(self, request)
+        case "OPTIONS":
+            // RFC 9110 §9.3.7; a CORS preflight gets its headers in respond(to:).
+            return HTTPResponse(status: 204, headers: ["Allow": route.allowedMethods.joined(separator: ", ")])
+        default:
+            let methods = route.allowedMethods
+            let accepted = methods.joined(separator: ", ")
+            var problem = Problem(.methodNotAllowed, detail: "\(request.path) accepts \(accepted), not \(request.method).")
+            problem.allowedMethods = methods
             return problem.response(instance: request.path)
         }
-        return route.answer(self, request)
     }
 
     /// `GET /`: the service's name and version, and a link to every route but itself.

@@ -10,6 +10,7 @@ public struct ServiceRouter: Sendable {
     let cursors: CursorCodec
     let metrics: ServiceMetrics
     let budget: MemoryBudget?
+    let cors: CORSPolicy?
 
     /// Creates the service.
     ///
@@ -19,15 +20,17 @@ public struct ServiceRouter: Sendable {
     ///   - cursors: Seals and opens layout cursors (the key shared by every replica).
     ///   - metrics: The metrics `GET /metrics` serves.
     ///   - budget: The HTTP layer's memory budget, reported in `GET /metrics`.
+    ///   - cors: Which other origins' pages may read the answers; `nil` sends no CORS header.
     public init(
         readiness: Readiness = Readiness(), logger: Logger = Logger(label: "snapdiff"), cursors: CursorCodec = CursorCodec(),
-        metrics: ServiceMetrics = ServiceMetrics(), budget: MemoryBudget? = nil
+        metrics: ServiceMetrics = ServiceMetrics(), budget: MemoryBudget? = nil, cors: CORSPolicy? = nil
     ) {
         self.readiness = readiness
         self.logger = logger
         self.cursors = cursors
         self.metrics = metrics
         self.budget = budget
+        self.cors = cors
     }
 
     /// The 503 for a request the HTTP layer could not take (memory budget, compute queue, shutdown): problem+json
@@ -37,7 +40,10 @@ public struct ServiceRouter: Sendable {
     ///   - reason: Why the request was not taken.
     ///   - method: The request's method.
     ///   - path: The request's path.
-    public func overloaded(_ reason: HTTPServer.Overload, method: String, path: String) -> HTTPResponse {
+    ///   - headers: The request's headers (its `Origin` decides the CORS headers).
+    public func overloaded(
+        _ reason: HTTPServer.Overload, method: String, path: String, headers: HTTPHeaders = HTTPHeaders()
+    ) -> HTTPResponse {
         var problem: Problem
         switch reason {
         case .memoryBudgetExhausted(let needed, let capacity):
@@ -54,7 +60,7 @@ public struct ServiceRouter: Sendable {
             problem = Problem(.shuttingDown, detail: "The service is shutting down and took no new work; retry on another replica.")
         }
         problem.retryAfterSeconds = 1
-        return answeredByServer(problem, method: method, path: path, level: .notice, reason: "\(reason)")
+        return answeredByServer(problem, method: method, path: path, headers: headers, level: .notice, reason: "\(reason)")
     }
 
     /// The answer to a request the HTTP layer refused itself (bad framing, a body too large or sent chunked, a
@@ -64,7 +70,11 @@ public struct ServiceRouter: Sendable {
     ///   - refusal: Why the request was refused.
     ///   - method: The request's method (empty when its head had not arrived).
     ///   - path: The request's path (empty when its request line had not arrived).
-    public func refused(_ refusal: HTTPServer.Refusal, method: String, path: String) -> HTTPResponse {
+    ///   - headers: The request's headers (empty when its head had not arrived; its `Origin` decides the CORS
+    ///     headers).
+    public func refused(
+        _ refusal: HTTPServer.Refusal, method: String, path: String, headers: HTTPHeaders = HTTPHeaders()
+    ) -> HTTPResponse {
         var problem: Problem
         switch refusal {
         case .malformed(let what):
@@ -84,7 +94,7 @@ public struct ServiceRouter: Sendable {
             problem = Problem(
                 .requestTimeout, detail: "The request did not arrive completely within \(seconds) seconds.")
         }
-        return answeredByServer(problem, method: method, path: path, level: .info, reason: "\(refusal)")
+        return answeredByServer(problem, method: method, path: path, headers: headers, level: .info, reason: "\(refusal)")
     }
 
     /// Logs a message of libmicrohttpd's; one that reports an answer libmicrohttpd sent on its own is logged as
@@ -112,11 +122,12 @@ public struct ServiceRouter: Sendable {
 
     /// An answer the HTTP layer sends without the handler: with a new request id, logged and counted.
     private func answeredByServer(
-        _ problem: Problem, method: String, path: String, level: Logger.Level, reason: String?
+        _ problem: Problem, method: String, path: String, headers: HTTPHeaders, level: Logger.Level, reason: String?
     ) -> HTTPResponse {
         var response = problem.response(instance: path.isEmpty ? nil : path)
         let requestID = RequestID.generate()
         response.headers.replaceOrAdd(name: "X-Request-ID", value: requestID)
+        cors?.apply(to: &response, origin: headers["origin"])
         metrics.begin()
         record(
             AnsweredRequest(
@@ -139,7 +150,8 @@ public struct ServiceRouter: Sendable {
     /// Answers one request; never throws, never traps on any input.
     ///
     /// Every response carries `X-Request-ID`: the client's (1 to 128 characters among letters, digits and
-    /// `-_.:`) or a new random one; the request's log line carries the same id.
+    /// `-_.:`) or a new random one; the request's log line carries the same id. With a ``CORSPolicy``, every
+    /// response carries its CORS headers, and a preflight's 204 the preflight's.
     ///
     /// - Parameter request: The complete request.
     /// - Returns: The response, problem+json for every error.
@@ -151,11 +163,19 @@ public struct ServiceRouter: Sendable {
         let position = Self.position(of: request.path)  // found once, for the answer and the metrics
         var response = route(request, at: position)
         response.headers.replaceOrAdd(name: "X-Request-ID", value: requestID)
+        if let cors {
+            let origin = request.header("origin")
+            // A preflight: OPTIONS naming the method the page wants to send (Fetch standard, CORS protocol).
+            let preflight = request.method == "OPTIONS" && response.status == 204 && origin != nil
+                && request.header("access-control-request-method") != nil
+            let methods = position.map { Self.routes[$0].allowedMethods.filter { $0 != "OPTIONS" } }
+            cors.apply(to: &response, origin: origin, preflightMethods: preflight ? methods : nil)
+        }
         // A 503 is the service declining work (draining, overloaded), not a fault.
         record(
             AnsweredRequest(
                 requestID: requestID, method: request.method, path: request.path, status: response.status,
-                bodyBytes: request.body.count, answerBytes: response.body.count,
+                bodyBytes: request.body.count, answerBytes: request.method == "HEAD" ? 0 : response.body.count,
                 duration: start.duration(to: clock.now)),
             route: position,
             level: response.status == 503 ? .notice : response.status >= 500 ? .error : .info)

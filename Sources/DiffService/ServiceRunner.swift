@@ -86,7 +86,8 @@ public enum ServiceRunner {
     ) -> HTTPServer {
         let budget = MemoryBudget(capacity: configuration.effectiveMemoryBudget)
         let service = ServiceRouter(
-            readiness: readiness, logger: logger, cursors: configuration.makeCursorCodec(), budget: budget)
+            readiness: readiness, logger: logger, cursors: configuration.makeCursorCodec(), budget: budget,
+            cors: configuration.cors)
         let http = configuration.http(budget: budget, service: service)
         return HTTPServer(configuration: http) { request in
             let response = service.respond(to: request)

@@ -41,10 +41,10 @@ final class ConnectionJanitor: Sendable {
     private let state = Mutex(State())
     /// The most sockets kept lingering at once; past it a closed socket is closed at once.
     private let lingerLimit: Int
-    /// The 408 answer for a request (method and path, empty when not yet known) cut at its deadline.
-    private let timeoutResponse: @Sendable (_ method: String, _ path: String) -> HTTPResponse
+    /// The 408 answer for a request (method, path and headers, empty when not yet known) cut at its deadline.
+    private let timeoutResponse: @Sendable (_ method: String, _ path: String, _ headers: HTTPHeaders) -> HTTPResponse
 
-    init(lingerLimit: Int, timeoutResponse: @escaping @Sendable (String, String) -> HTTPResponse) {
+    init(lingerLimit: Int, timeoutResponse: @escaping @Sendable (String, String, HTTPHeaders) -> HTTPResponse) {
         self.lingerLimit = lingerLimit
         self.timeoutResponse = timeoutResponse
     }
@@ -176,7 +176,7 @@ final class ConnectionJanitor: Sendable {
                     guarded.deadline = nil
                     guarded.closeAt = now.advanced(by: Self.closeGrace)
                     // The answer to a HEAD has no body (a HEAD is recognised from its request line on).
-                    let response = timeoutResponse(guarded.method, guarded.path)
+                    let response = timeoutResponse(guarded.method, guarded.path, guarded.headers)
                     ConnectionState.writeFinalAnswer(
                         response, on: connection.socket, withoutBody: guarded.method == "HEAD")
                 } else if let closeAt = guarded.closeAt, closeAt <= now {

@@ -38,6 +38,8 @@ final class ConnectionState: Sendable {
         /// head is complete the method is `HEAD` or empty (``RequestHead/isHead(target:)``).
         var method = ""
         var path = ""
+        /// The headers of the request being received, once its head is complete (for the 408's CORS headers).
+        var headers = HTTPHeaders()
     }
 
     /// The `struct MHD_Connection *`.

@@ -77,6 +77,11 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
         fields.append(Field(name: name, value: value))
     }
 
+    /// Sets the value of the field at `index`.
+    mutating func setValue(_ value: String, at index: Int) {
+        fields[index].value = value
+    }
+
     /// Appends a field as is (used when copying out of C).
     mutating func append(_ field: Field) {
         fields.append(field)

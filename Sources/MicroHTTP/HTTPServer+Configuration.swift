@@ -38,10 +38,11 @@ extension HTTPServer {
         /// up to whole seconds. Default 60 s.
         public var requestTimeout: Duration = .seconds(60)
         /// The answer when the server refuses a request itself (bad framing, too large, too slow), from the
-        /// reason and the request's method and path (either may be empty when not yet received). The status
+        /// reason and the request's method, path and headers (each may be empty when not yet received). The status
         /// comes from the refusal and `Connection: close` is added. Called on any thread; the place to log and
         /// count such answers, which the handler never sees. Default: a minimal RFC 9457 problem.
-        public var refusalResponse: @Sendable (_ refusal: Refusal, _ method: String, _ path: String) -> HTTPResponse =
+        public var refusalResponse:
+            @Sendable (_ refusal: Refusal, _ method: String, _ path: String, _ headers: HTTPHeaders) -> HTTPResponse =
             Configuration.defaultRefusalResponse
         /// Told every message libmicrohttpd logs, with the status of the answer when the message says that
         /// libmicrohttpd answered a request on its own (a request line or head over the per-connection memory,
@@ -73,10 +74,11 @@ extension HTTPServer {
         /// How long a client may read nothing of a large answer before its connection is closed and the
         /// answer's memory freed (rounded up to whole seconds). Default 10 s.
         public var sendTimeout: Duration = .seconds(10)
-        /// The answer when the server cannot take a request now, from the reason and the request's method and
-        /// path (status 503 is enforced). Called on any thread; the place to log and count such answers, which
+        /// The answer when the server cannot take a request now, from the reason and the request's method, path
+        /// and headers (status 503 is enforced). Called on any thread; the place to log and count such answers, which
         /// the handler never sees. Default: a minimal RFC 9457 problem with `Retry-After: 1`.
-        public var overloadResponse: @Sendable (_ reason: Overload, _ method: String, _ path: String) -> HTTPResponse =
+        public var overloadResponse:
+            @Sendable (_ reason: Overload, _ method: String, _ path: String, _ headers: HTTPHeaders) -> HTTPResponse =
             Configuration.defaultOverloadResponse
 
         /// Creates a configuration; every parameter has a production default.
@@ -116,7 +118,9 @@ extension HTTPServer {
 
         /// A minimal RFC 9457 problem with the refusal's status.
         @Sendable
-        public static func defaultRefusalResponse(_ refusal: Refusal, method: String, path: String) -> HTTPResponse {
+        public static func defaultRefusalResponse(
+            _ refusal: Refusal, method: String, path: String, headers: HTTPHeaders
+        ) -> HTTPResponse {
             HTTPResponse(
                 status: refusal.status,
                 headers: ["Content-Type": "application/problem+json"],
@@ -126,7 +130,9 @@ extension HTTPServer {
 
         /// A 503 with a minimal RFC 9457 problem body and `Retry-After: 1`.
         @Sendable
-        public static func defaultOverloadResponse(_ reason: Overload, method: String, path: String) -> HTTPResponse {
+        public static func defaultOverloadResponse(
+            _ reason: Overload, method: String, path: String, headers: HTTPHeaders
+        ) -> HTTPResponse {
             HTTPResponse(
                 status: 503,
                 headers: ["Content-Type": "application/problem+json", "Retry-After": "1"],

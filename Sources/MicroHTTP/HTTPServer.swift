@@ -14,7 +14,9 @@ import Darwin
 /// for life) read requests and write answers. A light request (body under ``Configuration/inlineBodyLimit``:
 /// probes, metrics, small diffs) is answered on its connection thread; a heavy one is computed on one of
 /// ``Configuration/computeThreads`` compute threads while its connection is suspended, so that no connection
-/// waits for another's computation. Bodies are read fully before the handler is called.
+/// waits for another's computation. Bodies are read fully before the handler is called. The answer to a `HEAD`
+/// goes out without its body (libmicrohttpd sends the head, with the body's `Content-Length`), so a handler
+/// answers `HEAD` as it answers `GET`.
 ///
 /// The edge is strict (RFC 9112): a head with ambiguous or invalid framing is answered before any body byte is
 /// read, through ``Configuration/refusalResponse``, and its connection closed (400; 411 for a chunked body, 501

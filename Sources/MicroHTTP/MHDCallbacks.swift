@@ -133,6 +133,7 @@ func microHTTPRequestCompleted(
         guarded.awaitingHead = false
         guarded.method = ""
         guarded.path = ""
+        guarded.headers = HTTPHeaders()
         if !guarded.cut {
             guarded.deadline = ContinuousClock.now.advanced(by: context.requestTimeout)
             guarded.betweenRequests = true
@@ -239,6 +240,7 @@ private func readHead(
     let stillReceiving = state.connection?.guarded.withLock { guarded in
         guarded.awaitingHead = false
         guarded.method = state.method
+        guarded.headers = state.headers
         return !guarded.cut
     }
     if stillReceiving == false { return .NO }  // cut at its deadline while the head arrived
@@ -344,7 +346,9 @@ private func answer(_ state: RequestState, on connection: OpaquePointer, context
         switch state.discardReason {
         case .tooLarge:
             return queue(
-                context.refusal(.contentTooLarge(limit: context.maxBodyBytes), method: state.method, path: String(state.path)),
+                context.refusal(
+                    .contentTooLarge(limit: context.maxBodyBytes), method: state.method, path: String(state.path),
+                    headers: state.headers),
                 on: connection, forceClose: true)
         case .overBudget:
             let overload = HTTPServer.Overload.memoryBudgetExhausted(
@@ -399,7 +403,9 @@ private func refuse(
 ) -> MHD_Result {
     state.phase = .answered
     state.connection?.guarded.withLock { $0.deadline = nil }
-    return queue(context.refusal(refusal, method: state.method, path: String(state.path)), on: connection, forceClose: true)
+    return queue(
+        context.refusal(refusal, method: state.method, path: String(state.path), headers: state.headers), on: connection,
+        forceClose: true)
 }
 
 /// Once the answer exists, the request holds only the answer (and libmicrohttpd's copy or buffer of it)

@@ -68,7 +68,7 @@ private func replaceLibraryAnswer(with refusal: HTTPServer.Refusal, context: Ser
         guarded.deadline = nil
         guarded.closeAt = ContinuousClock.now.advanced(by: ConnectionJanitor.closeGrace)
         // The handler never saw the request; its request line told whether it is a HEAD, whose answer has no body.
-        let response = context.refusal(refusal, method: guarded.method, path: guarded.path)
+        let response = context.refusal(refusal, method: guarded.method, path: guarded.path, headers: guarded.headers)
         ConnectionState.writeFinalAnswer(response, on: state.socket, withoutBody: guarded.method == "HEAD")
         return true
     }

@@ -12,8 +12,8 @@ final class ServerContext: Sendable {
     let reservedTrailingCapacity: Int
     /// Bytes discarded past ``maxBodyBytes`` before the connection is cut without an answer.
     let overflowDrainLimit: Int
-    /// The answers to refused requests (status and `Connection: close` enforced by ``refusal(_:method:path:)``).
-    private let refusalResponse: @Sendable (HTTPServer.Refusal, String, String) -> HTTPResponse
+    /// The answers to refused requests (status and `Connection: close` enforced by ``refusal(_:method:path:headers:)``).
+    private let refusalResponse: @Sendable (HTTPServer.Refusal, String, String, HTTPHeaders) -> HTTPResponse
     /// Told libmicrohttpd's messages, with the status of an answer libmicrohttpd sent on its own.
     let libraryMessage: @Sendable (String, Int?) -> Void
     /// How long a request may take to arrive.
@@ -21,7 +21,7 @@ final class ServerContext: Sendable {
     /// Enforces request deadlines and closes sockets gracefully.
     let janitor: ConnectionJanitor
     /// The 503 answers.
-    private let overload: @Sendable (HTTPServer.Overload, String, String) -> HTTPResponse
+    private let overload: @Sendable (HTTPServer.Overload, String, String, HTTPHeaders) -> HTTPResponse
     /// What every request in flight may hold together.
     let budget: MemoryBudget
     /// A request's peak memory from its method, path and body size.
@@ -53,8 +53,8 @@ final class ServerContext: Sendable {
         self.requestTimeout = .seconds(configuration.requestTimeoutSeconds)
         let refusal = configuration.refusalResponse
         let timeout = HTTPServer.Refusal.requestTimeout(seconds: configuration.requestTimeoutSeconds)
-        self.janitor = ConnectionJanitor(lingerLimit: max(configuration.connectionLimit, 64)) { method, path in
-            var response = refusal(timeout, method, path)
+        self.janitor = ConnectionJanitor(lingerLimit: max(configuration.connectionLimit, 64)) { method, path, headers in
+            var response = refusal(timeout, method, path, headers)
             response.status = timeout.status
             return response
         }
@@ -70,14 +70,14 @@ final class ServerContext: Sendable {
 
     /// The 503 answer to a request for `reason`.
     func overloadResponse(_ reason: HTTPServer.Overload, to state: RequestState) -> HTTPResponse {
-        var response = overload(reason, state.method, String(state.path))
+        var response = overload(reason, state.method, String(state.path), state.headers)
         response.status = 503
         return response
     }
 
     /// The answer to a request the server refuses itself.
-    func refusal(_ refusal: HTTPServer.Refusal, method: String, path: String) -> HTTPResponse {
-        var response = refusalResponse(refusal, method, path)
+    func refusal(_ refusal: HTTPServer.Refusal, method: String, path: String, headers: HTTPHeaders) -> HTTPResponse {
+        var response = refusalResponse(refusal, method, path, headers)
         response.status = refusal.status
         return response
     }

@@ -11,7 +11,8 @@ struct Serve: ParsableCommand {
             Every option can also be set by an environment variable (SNAPDIFF_HOST, SNAPDIFF_PORT, \
             SNAPDIFF_THREADS, SNAPDIFF_MAX_BODY_BYTES, SNAPDIFF_CONNECTION_LIMIT, SNAPDIFF_CONNECTION_TIMEOUT, \
             SNAPDIFF_SHUTDOWN_GRACE, SNAPDIFF_LOG_LEVEL, SNAPDIFF_MEMORY_BUDGET, SNAPDIFF_COMPUTE_THREADS, \
-            SNAPDIFF_COMPUTE_QUEUE_LIMIT, SNAPDIFF_ADMISSION_TIMEOUT, SNAPDIFF_SEND_TIMEOUT, SNAPDIFF_REQUEST_TIMEOUT); a flag overrides its variable. SNAPDIFF_CURSOR_KEY \
+            SNAPDIFF_COMPUTE_QUEUE_LIMIT, SNAPDIFF_ADMISSION_TIMEOUT, SNAPDIFF_SEND_TIMEOUT, SNAPDIFF_REQUEST_TIMEOUT, \
+            SNAPDIFF_CORS_ALLOW_ORIGIN); a flag overrides its variable. SNAPDIFF_CURSOR_KEY \
             (environment only) keys the layout cursors: one secret of at least 16 characters, or a comma-separated \
             list of them to rotate keys (new,old: the first seals, all open), the same on every replica; without it \
             a random key of this process seals them, and a cursor continues only on the process that made it. In a \
@@ -67,6 +68,14 @@ struct Serve: ParsableCommand {
 
     @Option(help: "Seconds a request may take to arrive completely, counted from when the server waits for it; slower ones get 408 (env SNAPDIFF_REQUEST_TIMEOUT). Default 60.")
     var requestTimeout: Int?
+
+    @Option(
+        help: """
+            Origins whose web pages may call the service from a browser (CORS), comma-separated \
+            (https://app.example.com,http://localhost:5173), or * for any (env SNAPDIFF_CORS_ALLOW_ORIGIN). \
+            Default: none, no CORS headers.
+            """)
+    var corsAllowOrigin: String?
 
     @Option(help: "trace, debug, info, notice, warning, error or critical, any case (env SNAPDIFF_LOG_LEVEL). Default info.")
     var logLevel: String?
@@ -129,6 +138,13 @@ struct Serve: ParsableCommand {
         if let seconds = try value(requestTimeout, .requestTimeout) {
             configuration.requestTimeout = .seconds(seconds)
         }
+        if let list = corsAllowOrigin ?? environment["SNAPDIFF_CORS_ALLOW_ORIGIN"] {
+            do {
+                configuration.cors = try CORSPolicy(parsing: list)
+            } catch {
+                throw ValidationError(Self.message(for: error))
+            }
+        }
         if let text = memoryBudget ?? environment["SNAPDIFF_MEMORY_BUDGET"] {
             guard let bytes = Self.bytes(text) else {
                 throw ValidationError("memory budget \(text) is not a number of bytes (e.g. 402653184 or 384Mi)")
@@ -178,6 +194,8 @@ struct Serve: ParsableCommand {
         case .cursorSecretTooShort(let position, let count, let length):
             return "cursor key \(position) of \(count) has \(length) characters; each key in SNAPDIFF_CURSOR_KEY needs at "
                 + "least \(ServiceConfiguration.minimumCursorSecretLength) (they key the layout cursors' HMAC)"
+        case .invalidCORSOrigin(let origin, let defect):
+            return "--cors-allow-origin (env SNAPDIFF_CORS_ALLOW_ORIGIN): \"\(origin)\" \(defect)"
         case .budgetTooSmall(let budget, let maxBodyBytes, let largestRequest, let largestBody):
             return "a memory budget (--memory-budget, SNAPDIFF_MEMORY_BUDGET) of \(budget) bytes cannot hold the largest "
                 + "request the body limit (--max-body-bytes, SNAPDIFF_MAX_BODY_BYTES) of \(maxBodyBytes) bytes allows "

@@ -80,6 +80,48 @@ import Testing
         }
     }
 
+    @Test(arguments: [
+        ("", "", CORSPolicy.OriginDefect.empty),
+        ("https://a.example,,https://b.example", "", .empty),
+        ("*,https://app.example.com", "*", .wildcardAmongOrigins),
+        ("app.example.com", "app.example.com", .notAnOrigin),
+        ("https://", "https://", .notAnOrigin),
+        ("https://app example.com", "https://app example.com", .notAnOrigin),
+        ("https://app.example.com:99999", "https://app.example.com:99999", .notAnOrigin),
+        ("https://app.example.com:", "https://app.example.com:", .notAnOrigin),
+        ("https://[::1", "https://[::1", .notAnOrigin),
+        ("https://app.example.com/", "https://app.example.com/", .hasPath),
+        ("https://app.example.com/app", "https://app.example.com/app", .hasPath),
+        ("https://app.example.com:443", "https://app.example.com:443", .defaultPort(443)),
+        ("http://localhost:80", "http://localhost:80", .defaultPort(80)),
+        ("null", "null", .opaque),
+    ])
+    func aCORSOriginListNamesItsFirstEntryThatIsNoOrigin(list: String, entry: String, defect: CORSPolicy.OriginDefect) {
+        #expect(throws: ServiceConfiguration.Invalid.invalidCORSOrigin(entry, defect)) { try CORSPolicy(parsing: list) }
+    }
+
+    @Test(arguments: [
+        ("*", CORSPolicy.AllowedOrigins.any),
+        (" https://app.example.com , http://localhost:5173", .only(["https://app.example.com", "http://localhost:5173"])),
+        ("HTTPS://App.Example.com", .only(["https://app.example.com"])),
+        ("http://[::1]:8080,http://127.0.0.1:3000", .only(["http://[::1]:8080", "http://127.0.0.1:3000"])),
+        ("https://app.example.com:8443", .only(["https://app.example.com:8443"])),
+    ])
+    func aCORSOriginListParses(list: String, origins: CORSPolicy.AllowedOrigins) throws {
+        #expect(try CORSPolicy(parsing: list).allowedOrigins == origins)
+    }
+
+    /// A policy built in code is checked by the one validation too.
+    @Test func validationChecksTheCORSOrigins() {
+        var configuration = ServiceConfiguration()
+        configuration.cors = CORSPolicy(allowedOrigins: .only(["https://app.example.com/"]))
+        #expect(throws: ServiceConfiguration.Invalid.invalidCORSOrigin("https://app.example.com/", .hasPath)) {
+            try configuration.validate()
+        }
+        configuration.cors = CORSPolicy(allowedOrigins: .only([]))
+        #expect(throws: ServiceConfiguration.Invalid.invalidCORSOrigin("", .empty)) { try configuration.validate() }
+    }
+
     /// The server's own check is the same table: a configuration the service accepts, the HTTP layer accepts.
     @Test func theHTTPLayerChecksTheSameRanges() {
         for setting in HTTPServer.Configuration.Setting.allCases {

@@ -14,8 +14,9 @@ import Testing
     }
 
     @Test(arguments: [
-        ("GET", "/diff", "POST"), ("PUT", "/diff", "POST"), ("DELETE", "/", "GET"), ("POST", "/healthz", "GET"),
-        ("POST", "/readyz", "GET"), ("PATCH", "/openapi.yaml", "GET"), ("GET", "/layout", "POST"),
+        ("GET", "/diff", "POST, OPTIONS"), ("PUT", "/diff", "POST, OPTIONS"), ("DELETE", "/", "GET, HEAD, OPTIONS"),
+        ("POST", "/healthz", "GET, HEAD, OPTIONS"), ("POST", "/readyz", "GET, HEAD, OPTIONS"),
+        ("PATCH", "/openapi.yaml", "GET, HEAD, OPTIONS"), ("GET", "/layout", "POST, OPTIONS"),
     ])
     func wrongMethodIsNotAllowedWithAllow(method: String, path: String, allowed: String) throws {
         try withService { service in

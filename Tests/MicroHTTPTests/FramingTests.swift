@@ -53,9 +53,9 @@ import TestSupport
 
     static func configuration(_ reports: Reports) -> HTTPServer.Configuration {
         var configuration = HTTPServer.Configuration(maxBodyBytes: 1000)
-        configuration.refusalResponse = { refusal, method, path in
+        configuration.refusalResponse = { refusal, method, path, headers in
             reports.refusals.withLock { $0.append(refusal) }
-            return HTTPServer.Configuration.defaultRefusalResponse(refusal, method: method, path: path)
+            return HTTPServer.Configuration.defaultRefusalResponse(refusal, method: method, path: path, headers: headers)
         }
         configuration.libraryMessage = { _, status in
             if let status { reports.libraryAnswers.withLock { $0.append(status) } }

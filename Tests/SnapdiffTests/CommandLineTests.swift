@@ -89,6 +89,9 @@ private func file(_ name: String, _ text: String) throws -> String {
         (["serve", "--log-level", "loud"], [:], "log level loud"),
         (["serve"], ["SNAPDIFF_CURSOR_KEY": "0123456789abcdef,short"], "cursor key 2 of 2 has 5 characters"),
         (["serve"], ["SNAPDIFF_CURSOR_KEY": "0123456789abcdef,"], "cursor key 2 of 2 has 0 characters"),
+        (["serve", "--cors-allow-origin", "https://app.example.com/"], [:],
+         #"--cors-allow-origin (env SNAPDIFF_CORS_ALLOW_ORIGIN): "https://app.example.com/" has a path"#),
+        (["serve"], ["SNAPDIFF_CORS_ALLOW_ORIGIN": "*,https://app.example.com"], #""*" is *, which must stand alone"#),
     ])
     func badFlagsPrintTheSubcommandsUsage(arguments: [String], environment: [String: String], message: String) throws {
         let run = try snapdiff(arguments, environment: environment)

@@ -87,10 +87,10 @@ public final class TestClient: @unchecked Sendable {
         return Array(head.utf8) + body
     }
 
-    /// Sends a complete request and reads its response.
+    /// Sends a complete request and reads its response (the head alone for `HEAD`).
     public func request(_ method: String, _ target: String, headers: [(String, String)] = [], body: [UInt8] = []) throws -> Response {
         try send(Self.requestBytes(method, target, headers: headers, body: body))
-        return try readResponse()
+        return try readResponse(toHead: method == "HEAD")
     }
 
     /// `POST /diff` with `Content-Type: application/json`.
@@ -105,7 +105,10 @@ public final class TestClient: @unchecked Sendable {
     }
 
     /// Reads one response (Content-Length bodies only, which is all libmicrohttpd sends for buffers).
-    public func readResponse() throws -> Response {
+    ///
+    /// - Parameter toHead: The response answers a `HEAD`: its head alone, whatever its `Content-Length` says.
+    ///   A 204 or 304 has no body either (RFC 9110 §6.4.1).
+    public func readResponse(toHead: Bool = false) throws -> Response {
         let separator: [UInt8] = Array("\r\n\r\n".utf8)
         var headEnd: Int?
         var searched = 0
@@ -127,13 +130,17 @@ public final class TestClient: @unchecked Sendable {
             let value = line[line.index(after: colon)...].trimmingPrefix(" ")
             response.headers.append(.init(name: String(line[..<colon]), value: String(value)))
         }
-        if status == 100 { return try readResponse() }
+        if status == 100 { return try readResponse(toHead: toHead) }
+        if toHead || status == 204 || status == 304 { return response }
         guard let length = response.header("Content-Length").flatMap({ Int($0) }) else { throw Failure.malformed(head) }
         while buffer.count < length { try fill() }
         response.body = Array(buffer[..<length])
         buffer.removeFirst(length)
         return response
     }
+
+    /// Bytes received and not yet read as part of a response.
+    public var unreadBytes: Int { buffer.count }
 
     /// True when the peer closes (EOF or reset) within the receive timeout and sends nothing else.
     public func waitForClose() throws -> Bool {

@@ -22,14 +22,17 @@ let quietLogger = Logger(label: "snapdiff-tests") { _ in SwiftLogNoOpLogHandler(
 /// Starts the service, runs `body` with it, and always shuts it down.
 @discardableResult
 func withService<Result>(
-    maxBodyBytes: Int = 1 << 20, threads: Int = 2, cursorSecrets: [String] = [], _ body: (RunningService) throws -> Result
+    maxBodyBytes: Int = 1 << 20, threads: Int = 2, cursorSecrets: [String] = [], cors: CORSPolicy? = nil,
+    configure: (inout ServiceConfiguration) -> Void = { _ in }, _ body: (RunningService) throws -> Result
 ) throws -> Result {
     var configuration = ServiceConfiguration()
     configuration.cursorSecrets = cursorSecrets
+    configuration.cors = cors
     configuration.host = "127.0.0.1"
     configuration.port = 0
     configuration.threads = threads
     configuration.maxBodyBytes = maxBodyBytes
+    configure(&configuration)
     let readiness = Readiness()
     let server = ServiceRunner.makeServer(configuration, readiness: readiness, logger: quietLogger)
     try server.start()

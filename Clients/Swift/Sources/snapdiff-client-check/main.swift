@@ -342,6 +342,36 @@ await check("GET /healthz, /readyz, /, /metrics and /openapi.yaml") {
     }
 }
 
+// HEAD on every GET path (the GET's head, no body) and OPTIONS on every path (204 with Allow).
+await check("HEAD on every GET path, OPTIONS on every path") {
+    let heads: [(String, () async throws -> Components.Responses.Head?)] = [
+        ("/", { if case .ok(let head) = try await client.headIndex() { head } else { nil } }),
+        ("/healthz", { if case .ok(let head) = try await client.headHealth() { head } else { nil } }),
+        ("/readyz", { if case .ok(let head) = try await client.headReady() { head } else { nil } }),
+        ("/metrics", { if case .ok(let head) = try await client.headMetrics() { head } else { nil } }),
+        ("/openapi.yaml", { if case .ok(let head) = try await client.headOpenAPI() { head } else { nil } }),
+    ]
+    for (path, call) in heads {
+        let head = try unwrap(try await call(), "HEAD \(path) is not 200")
+        try expect((head.headers.contentLength ?? 0) > 0, "HEAD \(path) without Content-Length")
+    }
+    let options: [(String, String, () async throws -> Components.Responses.Options?)] = [
+        ("/", "GET, HEAD, OPTIONS", { if case .noContent(let answer) = try await client.optionsIndex() { answer } else { nil } }),
+        ("/diff", "POST, OPTIONS", { if case .noContent(let answer) = try await client.optionsDiff() { answer } else { nil } }),
+        ("/layout", "POST, OPTIONS", { if case .noContent(let answer) = try await client.optionsLayout() { answer } else { nil } }),
+        ("/healthz", "GET, HEAD, OPTIONS", { if case .noContent(let answer) = try await client.optionsHealth() { answer } else { nil } }),
+        ("/readyz", "GET, HEAD, OPTIONS", { if case .noContent(let answer) = try await client.optionsReady() { answer } else { nil } }),
+        ("/metrics", "GET, HEAD, OPTIONS", { if case .noContent(let answer) = try await client.optionsMetrics() { answer } else { nil } }),
+        ("/openapi.yaml", "GET, HEAD, OPTIONS", {
+            if case .noContent(let answer) = try await client.optionsOpenAPI() { answer } else { nil }
+        }),
+    ]
+    for (path, allow, call) in options {
+        let answer = try unwrap(try await call(), "OPTIONS \(path) is not 204")
+        try expect(answer.headers.allow == allow, "OPTIONS \(path): Allow \(answer.headers.allow)")
+    }
+}
+
 // Each error class, decoded by the generated client as the operation's problem response (or, for a path or
 // method no operation has, by the generated Problem type).
 await check("400 malformed-json") {
@@ -376,7 +406,7 @@ await check("404 not-found") {
 
 await check("405 method-not-allowed") {
     let (response, problem) = try await rawProblem(.get, "/diff", status: 405, type: .methodNotAllowed)
-    try expect(response.headerFields[.allow] == "POST", "Allow \(response.headerFields[.allow] ?? "none")")
+    try expect(response.headerFields[.allow] == "POST, OPTIONS", "Allow \(response.headerFields[.allow] ?? "none")")
     try expect(problem.instance == "/diff", "instance \(problem.instance as Any)")
 }
 
