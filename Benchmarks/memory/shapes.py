@@ -204,6 +204,22 @@ def gen_sequential_both(n):
     return body, {"items": 2 * n, "sections": 2, "values": 2 * n + 2}
 
 
+def gen_json_patch_disjoint(n):
+    """Int ids, new ids all different, every rendering: the JSON Patch adds every new item whole."""
+    options = {"renderings": ["staged", "sequential", "jsonPatch"], "changedMembers": True}
+    body = diff_body(ints_side(range(n)), ints_side(range(n, 2 * n)), options)
+    return body, {"items": 2 * n, "sections": 2, "values": 2 * n + 4}
+
+
+def gen_json_patch_updates(n):
+    """Items with many values, every second one changed (some reordered), JSON Patch and changedMembers: one
+    operation per changed member, each member read and canonicalised."""
+    old = "[" + ",".join(many_values_item(i, False, False) for i in range(n)) + "]"
+    new = "[" + ",".join(many_values_item(i, i % 2 == 0, i % 3 == 0) for i in range(n)) + "]"
+    body = diff_body(old, new, {"renderings": ["jsonPatch"], "changedMembers": True})
+    return body, {"items": 2 * n, "sections": 2, "values": 2 * n * (len(MANY_MEMBERS) + 1) + 3}
+
+
 def gen_diff_duplicates(n):
     """Every int id twice in each snapshot: 422 naming each id with both paths."""
     side = ints_side(i // 2 for i in range(n))
@@ -271,6 +287,8 @@ SHAPES = {
     "diff-many-values-reordered": ("/diff", gen_many_values_reordered, True),
     "diff-many-sections": ("/diff", gen_many_sections, True),
     "diff-sequential-both": ("/diff", gen_sequential_both, True),
+    "diff-json-patch-disjoint": ("/diff", gen_json_patch_disjoint, True),
+    "diff-json-patch-updates": ("/diff", gen_json_patch_updates, True),
     "diff-duplicate-ids": ("/diff", gen_diff_duplicates, True),
     "diff-keepfirst-duplicates": ("/diff", gen_diff_keepfirst, True),
     "diff-with-layout": ("/diff", gen_diff_with_layout, True),
