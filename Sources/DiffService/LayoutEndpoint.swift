@@ -1,3 +1,4 @@
+import ListDiff
 import MicroHTTP
 import SnapshotJSON
 import Waterfall
@@ -106,20 +107,8 @@ public enum LayoutEndpoint {
     /// - Complexity: O(*n*) expected; a set of the ids when they are unique, the positions of each only when
     ///   some id repeats.
     static func duplicateProblem(_ ids: [WireID], path: (Int) -> String, snapshot: String?) -> Problem? {
-        var seen = Set<WireID>(minimumCapacity: ids.count)
-        guard ids.contains(where: { !seen.insert($0).inserted }) else { return nil }
-        seen = []
-        var first: [WireID: Int] = [:]
-        var repeats: [WireID: [Int]] = [:]
-        for (index, id) in ids.enumerated() {
-            if let earlier = first[id] {
-                repeats[id, default: [earlier]].append(index)
-            } else {
-                first[id] = index
-            }
-        }
-        // In order of first occurrence.
-        let repeated = repeats.sorted { $0.value[0] < $1.value[0] }
+        let repeated = RepeatedIdentifiers.find(in: ids)  // in order of first occurrence
+        guard !repeated.isEmpty else { return nil }
         var problem = Problem(
             .duplicateIDs,
             detail: "\(repeated.count == 1 ? "1 item id appears" : "\(repeated.count) item ids appear") more than once; every item needs its own id.")

@@ -73,4 +73,11 @@ import Testing
         let difference = try SectionedDifference(from: [1, 2], to: [2, 3], duplicates: .keepFirst)
         #expect(difference.droppedDuplicates.isEmpty)
     }
+
+    @Test func repeatedIdentifiersOfAFlatListInOrderOfFirstPosition() {
+        #expect(RepeatedIdentifiers.find(in: [1, 2, 3]).isEmpty)
+        let repeated = RepeatedIdentifiers.find(in: ["b", "a", "b", "c", "a", "b"])
+        #expect(repeated.map(\.id) == ["b", "a"])
+        #expect(repeated.map(\.positions) == [[0, 2, 5], [1, 4]])
+    }
 }
