@@ -220,6 +220,16 @@ def gen_json_patch_updates(n):
     return body, {"items": 2 * n, "sections": 2, "values": 2 * n * (len(MANY_MEMBERS) + 1) + 3}
 
 
+def gen_json_patch_section_updates(n):
+    """n sections per side, each with one item, every section's title changed: one member-level operation per
+    section, each old section found by id (linear, not a scan of the sections per updated one)."""
+    old = "[" + ",".join('{"id":%d,"title":"s%d","items":[{"id":%d}]}' % (i, i, i) for i in range(n)) + "]"
+    new = "[" + ",".join('{"id":%d,"title":"t%d","items":[{"id":%d}]}' % (i, i, i) for i in range(n)) + "]"
+    body = diff_body(old, new, {"renderings": ["jsonPatch"], "changedMembers": True}, old_key="sections",
+                     new_key="sections")
+    return body, {"items": 2 * n, "sections": 2 * n, "values": 6 * n + 1}
+
+
 def gen_diff_duplicates(n):
     """Every int id twice in each snapshot: 422 naming each id with both paths."""
     side = ints_side(i // 2 for i in range(n))
@@ -289,6 +299,7 @@ SHAPES = {
     "diff-sequential-both": ("/diff", gen_sequential_both, True),
     "diff-json-patch-disjoint": ("/diff", gen_json_patch_disjoint, True),
     "diff-json-patch-updates": ("/diff", gen_json_patch_updates, True),
+    "diff-json-patch-section-updates": ("/diff", gen_json_patch_section_updates, True),
     "diff-duplicate-ids": ("/diff", gen_diff_duplicates, True),
     "diff-keepfirst-duplicates": ("/diff", gen_diff_keepfirst, True),
     "diff-with-layout": ("/diff", gen_diff_with_layout, True),

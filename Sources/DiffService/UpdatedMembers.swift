@@ -52,17 +52,25 @@ struct UpdatedMembers {
 private struct OldVersions {
     let snapshot: Snapshot
     let dropped: DroppedDuplicates.Positions
+    /// The index of each kept old section, by id (kept ids are unique).
+    private let sectionIndices: [SectionID: Int]
 
+    /// - Complexity: O(*s*) in the old snapshot's sections.
     init(_ snapshot: Snapshot, dropped: DroppedDuplicates.Positions) {
         self.snapshot = snapshot
         self.dropped = dropped
+        let gone = Set(dropped.sections)
+        var indices: [SectionID: Int] = [:]
+        indices.reserveCapacity(snapshot.sections.count)
+        for (index, section) in snapshot.sections.enumerated() where !gone.contains(index) {
+            if indices[section.id] == nil { indices[section.id] = index }
+        }
+        sectionIndices = indices
     }
 
     /// The index of the kept old section with the id.
-    func section(_ id: SectionID) -> Int? {
-        let gone = Set(dropped.sections)
-        return snapshot.sections.indices.first { !gone.contains($0) && snapshot.sections[$0].id == id }
-    }
+    /// - Complexity: O(1) on average.
+    func section(_ id: SectionID) -> Int? { sectionIndices[id] }
 
     /// For each of `items` (of the new snapshot), the kept old item with its id, if any: matched by identity
     /// number (equal exactly when the ids are, within one request) or, when the reader did not number ids, by id.
