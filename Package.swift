@@ -8,6 +8,8 @@ let package = Package(
         .library(name: "Waterfall", targets: ["Waterfall"]),
         // The service as a library, for the fuzzing package in Fuzz/ and for embedders.
         .library(name: "DiffService", targets: ["DiffService"]),
+        // The HTTP types DiffService's endpoints answer with (HTTPResponse), for the fuzzing package.
+        .library(name: "MicroHTTP", targets: ["MicroHTTP"]),
         .executable(name: "snapdiff", targets: ["snapdiff"]),
     ],
     dependencies: [

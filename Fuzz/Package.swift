@@ -11,7 +11,9 @@ let package = Package(
     targets: [
         .executableTarget(
             name: "snapdiff-fuzz",
-            dependencies: [.product(name: "DiffService", package: "snapdiff")],
+            dependencies: [
+                .product(name: "DiffService", package: "snapdiff"), .product(name: "MicroHTTP", package: "snapdiff"),
+            ],
             // `@_extern(c)` declares libFuzzer's LLVMFuzzerRunDriver without a C target.
             swiftSettings: [.enableExperimentalFeature("Extern")]
         )
