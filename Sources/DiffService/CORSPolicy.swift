@@ -109,7 +109,8 @@ public struct CORSPolicy: Sendable, Hashable {
         if let end = authority.firstIndex(where: { "/?#".contains($0) }) {
             return authority[..<end].isEmpty ? .notAnOrigin : .hasPath
         }
-        // The host: a bracketed IPv6 address, or a name of letters, digits, dots and hyphens.
+        // The host: a bracketed IPv6 address, or a name of letters, digits, dots, hyphens and underscores (which
+        // URL host parsing keeps, and browsers send).
         var host: Substring
         if authority.hasPrefix("[") {
             guard let close = authority.firstIndex(of: "]") else { return .notAnOrigin }
@@ -123,7 +124,7 @@ public struct CORSPolicy: Sendable, Hashable {
             let end = authority.firstIndex(of: ":") ?? authority.endIndex
             host = authority[..<end]
             authority = authority[end...]
-            guard host.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "." || $0 == "-") }) else {
+            guard host.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "._-".contains($0)) }) else {
                 return .notAnOrigin
             }
         }

@@ -24,6 +24,8 @@ public enum RequestMemory {
         let body = min(max(0, bodyBytes), Int.max / 64)
         guard let position = ServiceRouter.position(of: path) else { return fixedBytes + body }
         let route = ServiceRouter.routes[position]
+        // Another method is answered without reading the body (OPTIONS, 405); a HEAD computes its GET's answer.
+        guard method == route.method || (method == "HEAD" && route.method == "GET") else { return fixedBytes + body }
         return fixedBytes + route.extraMemory + route.memoryPerBodyByte * body
     }
 

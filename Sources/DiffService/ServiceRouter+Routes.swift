@@ -37,10 +37,17 @@ extension ServiceRouter {
     }
 
     /// The answer of the route for a request's path and method (a `HEAD` is answered as a `GET`, an `OPTIONS`
-    /// with 204 and `Allow`), or the problem (404, 405) when there is none.
+    /// with 204 and `Allow`, `OPTIONS *` with every method of the service), or the problem (404, 405) when there
+    /// is none.
     ///
     /// - Parameter position: ``position(of:)`` of the request's path.
     func route(_ request: HTTPRequest, at position: Int?) -> HTTPResponse {
+        if request.path == "*" && request.method == "OPTIONS" {
+            // The server as a whole (RFC 9110 §9.3.7): every method some route accepts.
+            let methods = Self.routes.flatMap(\.allowedMethods)
+            let allowed = ["GET", "HEAD", "POST", "OPTIONS"].filter(methods.contains)
+            return HTTPResponse(status: 204, headers: ["Allow": allowed.joined(separator: ", ")])
+        }
         guard let position else {
             return Problem(.notFound, detail: "No resource at \(request.path); see GET / for the routes.")
                 .response(instance: request.path)

@@ -127,7 +127,7 @@ public struct ServiceRouter: Sendable {
         var response = problem.response(instance: path.isEmpty ? nil : path)
         let requestID = RequestID.generate()
         response.headers.replaceOrAdd(name: "X-Request-ID", value: requestID)
-        cors?.apply(to: &response, origin: headers["origin"])
+        cors?.apply(to: &response, origin: headers.onlyValue(of: "origin"))
         metrics.begin()
         record(
             AnsweredRequest(
@@ -164,7 +164,7 @@ public struct ServiceRouter: Sendable {
         var response = route(request, at: position)
         response.headers.replaceOrAdd(name: "X-Request-ID", value: requestID)
         if let cors {
-            let origin = request.header("origin")
+            let origin = request.headers.onlyValue(of: "origin")  // none when sent twice
             // A preflight: OPTIONS naming the method the page wants to send (Fetch standard, CORS protocol).
             let preflight = request.method == "OPTIONS" && response.status == 204 && origin != nil
                 && request.header("access-control-request-method") != nil

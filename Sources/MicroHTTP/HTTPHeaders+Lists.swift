@@ -25,13 +25,4 @@ extension HTTPHeaders {
         if members.contains(where: { asciiCaseInsensitiveEquals($0, member) }) || members.contains("*") { return }
         setValue(members.isEmpty ? member : "\(value), \(member)", at: index)
     }
-
-    /// Whether the comma-separated list field `name` (every field of that name) lists `member`, in any case.
-    /// - Complexity: O(*n*) in the size of the fields.
-    public func listField(_ name: String, contains member: String) -> Bool {
-        fields.contains { field in
-            field.hasName(name)
-                && field.value.split(separator: ",").contains { asciiCaseInsensitiveEquals($0.trimmingSpaces(), member) }
-        }
-    }
 }

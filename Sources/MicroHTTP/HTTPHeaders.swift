@@ -60,6 +60,16 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
         fields.first { $0.hasName(name) }?.value
     }
 
+    /// The value of a singleton field (`Origin`, `Content-Type` …): `nil` when the field is absent or sent more
+    /// than once, since a repeated singleton field has no one meaning (RFC 9110 §5.3).
+    ///
+    /// - Parameter name: The field name, in any case.
+    public func onlyValue(of name: String) -> String? {
+        guard let first = fields.firstIndex(where: { $0.hasName(name) }) else { return nil }
+        guard !fields[(first + 1)...].contains(where: { $0.hasName(name) }) else { return nil }
+        return fields[first].value
+    }
+
     /// Appends a field, keeping any existing field of the same name.
     /// - Parameters:
     ///   - name: The field name, in any case.

@@ -104,6 +104,32 @@ import TestSupport
         }
     }
 
+    /// `Origin` is a singleton field: sent twice, it names no origin, whichever comes first.
+    @Test func twoOriginFieldsAreNoOrigin() throws {
+        try withService(cors: Self.listed) { service in
+            let client = try service.connect()
+            for origins in [[Self.app, "https://evil.example"], ["https://evil.example", Self.app]] {
+                let response = try client.request(
+                    "OPTIONS", "/diff", headers: origins.map { ("Origin", $0) } + [("Access-Control-Request-Method", "POST")])
+                #expect(response.status == 204)
+                #expect(Self.corsHeaders(response) == [], "\(origins)")
+            }
+        }
+    }
+
+    /// `OPTIONS *` asks about the server as a whole (RFC 9110 §9.3.7).
+    @Test func optionsStarListsEveryMethod() throws {
+        try withService(cors: Self.listed) { service in
+            let response = try service.connect().request("OPTIONS", "*")
+            #expect(response.status == 204)
+            #expect(response.header("Allow") == "GET, HEAD, POST, OPTIONS")
+        }
+    }
+
+    @Test func anOriginMayHaveAnUnderscoreInItsHost() {
+        #expect(CORSPolicy.defect(of: "https://a_b.example.com") == nil)
+    }
+
     /// Errors carry CORS headers, or the page could not read why its request failed.
     @Test func errorAnswersCarryCORSHeaders() throws {
         try withService(cors: Self.listed) { service in

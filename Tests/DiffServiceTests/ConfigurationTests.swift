@@ -67,6 +67,8 @@ import Testing
         #expect(RequestMemory.estimate(method: "POST", path: "/layout", bodyBytes: 1000) == fixed + 13_000)
         #expect(RequestMemory.estimate(method: "GET", path: "/openapi.yaml", bodyBytes: 0) == fixed + OpenAPIDocument.bytes.count)
         #expect(RequestMemory.estimate(method: "GET", path: "/nowhere", bodyBytes: 10) == fixed + 10)
+        #expect(RequestMemory.estimate(method: "OPTIONS", path: "/diff", bodyBytes: 1000) == fixed + 1000)
+        #expect(RequestMemory.estimate(method: "HEAD", path: "/openapi.yaml", bodyBytes: 0) == fixed + OpenAPIDocument.bytes.count)
         // The largest of every route's: /diff's at any real body limit, the OpenAPI document's for tiny ones.
         #expect(RequestMemory.largest(maxBodyBytes: 1 << 20) == fixed + 21 << 20)
         #expect(RequestMemory.largest(maxBodyBytes: 0) == fixed + OpenAPIDocument.bytes.count)

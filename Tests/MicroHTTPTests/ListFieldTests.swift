@@ -22,11 +22,11 @@ import Testing
         #expect(headers.map { "\($0.name): \($0.value)" } == expected)
     }
 
-    @Test func aListFieldDoesNotContainAPrefixOfAMember() {
-        let headers: HTTPHeaders = ["Vary": "Accept-Encoding, Origin"]
-        #expect(!headers.listField("Vary", contains: "Accept"))
-        #expect(headers.listField("Vary", contains: "accept-encoding"))
-        #expect(!headers.listField("Allow", contains: "Origin"))
+    @Test func aSingletonFieldSentTwiceHasNoValue() {
+        #expect((["Origin": "https://a.example"] as HTTPHeaders).onlyValue(of: "origin") == "https://a.example")
+        let twice = HTTPHeaders([.init(name: "Origin", value: "https://a.example"), .init(name: "origin", value: "https://b.example")])
+        #expect(twice.onlyValue(of: "Origin") == nil)
+        #expect(([:] as HTTPHeaders).onlyValue(of: "Origin") == nil)
     }
 }
 
