@@ -20,6 +20,7 @@
 //      release RequestState.
 
 internal import CMicroHTTPD
+internal import Gzip
 import Synchronization
 
 #if canImport(Glibc)
@@ -250,22 +251,28 @@ private func readHead(
 
     let declared = state.headers["content-length"].flatMap { Int($0) }
     if let declared, declared > context.maxBodyBytes {
-        // libmicrohttpd 0.9.75 only skips the unread body of an early answer for POST and PUT
-        // (it then closes the connection, and sends no `100 Continue`). For other methods read
-        // and discard the body, then answer.
-        if state.method == "POST" || state.method == "PUT" {
-            return refuse(state, .contentTooLarge(limit: context.maxBodyBytes), on: connection, context: context)
+        return refuseBody(of: state, .contentTooLarge(limit: context.maxBodyBytes), on: connection, context: context)
+    }
+    // A gzip body is decoded as it arrives (the limit and the budget then count decoded bytes); any other
+    // content coding is refused before its body is read.
+    if (declared ?? 0) > 0 {
+        switch ContentCoding.ofRequestBody(state.headers) {
+        case .success(.identity): break
+        case .success(.gzip):
+            guard let decoder = try? GzipDecompressor() else { return .NO }  // out of memory: close
+            state.decoder = decoder
+            state.decoderBytes = ContentCoding.decoderBytes
+        case .failure(let unsupported):
+            return refuseBody(of: state, .unsupportedContentCoding(unsupported.value), on: connection, context: context)
         }
-        state.phase = .discardingBody
-        state.discardReason = .tooLarge
-        return .YES
     }
 
-    if let declared { state.body.reserveCapacity(declared + context.reservedTrailingCapacity) }
+    if let declared, state.decoder == nil { state.body.reserveCapacity(declared + context.reservedTrailingCapacity) }
     let needed = context.estimate(state, bodyBytes: declared ?? 0)
     // Light: a body known to stay under the inline limit (probes, metrics, small diffs). It may use the
-    // budget's light reserve, so that a budget full of large requests still answers probes at once.
-    let light = (declared ?? 0) < context.inlineBodyLimit && !state.hasChunkedBody
+    // budget's light reserve, so that a budget full of large requests still answers probes at once. A gzip
+    // body's decoded size is not known.
+    let light = (declared ?? 0) < context.inlineBodyLimit && !state.hasChunkedBody && state.decoder == nil
     if context.budget.tryReserve(needed, light: light) {
         state.reserved = needed
         state.phase = .readingBody
@@ -295,15 +302,21 @@ private func consumeChunk(
     context: ServerContext
 ) -> MHD_Result {
     if state.phase == .readingBody {
-        let length = state.body.count + size
-        if length <= context.maxBodyBytes, let data {
-            if reserve(forBodyOf: length, state: state, context: context) {
-                state.appendBody(data, count: size)
-                return .YES
-            }
-            state.discardReason = .overBudget
+        if let decoder = state.decoder, let data {
+            guard let reason = decode(data, size: size, with: decoder, into: state, context: context) else { return .YES }
+            state.discardReason = reason
+            state.decoder = nil
         } else {
-            state.discardReason = .tooLarge
+            let length = state.body.count + size
+            if length <= context.maxBodyBytes, let data {
+                if reserve(forBodyOf: length, state: state, context: context) {
+                    state.appendBody(data, count: size)
+                    return .YES
+                }
+                state.discardReason = .overBudget
+            } else {
+                state.discardReason = .refused(.contentTooLarge(limit: context.maxBodyBytes))
+            }
         }
         state.phase = .discardingBody
         state.discardedBytes = state.body.count
@@ -317,7 +330,7 @@ private func consumeChunk(
 /// Makes the request's reservation cover a body of `length` bytes (only a body of unknown length grows past
 /// what the head reserved): asks for the room of twice the length at once, so a growing body asks
 /// O(log n) times, and for just enough if that does not fit.
-private func reserve(forBodyOf length: Int, state: RequestState, context: ServerContext) -> Bool {
+func reserve(forBodyOf length: Int, state: RequestState, context: ServerContext) -> Bool {
     let needed = context.estimate(state, bodyBytes: length)
     guard needed > state.reserved else { return true }
     let ample = context.estimate(state, bodyBytes: min(context.maxBodyBytes, max(2 * length, 64 * 1024)))
@@ -339,13 +352,21 @@ private func answer(_ state: RequestState, on connection: OpaquePointer, context
         return true
     }
     if received == false { return .NO }
+    if let decoder = state.decoder, state.phase == .readingBody {
+        state.decoder = nil
+        do throws(GzipError) {
+            try decoder.finish()
+        } catch {
+            state.phase = .discardingBody
+            state.discardReason = .refused(.undecodableContent(error.description))
+        }
+    }
     if state.phase == .discardingBody {
         state.phase = .answered
         switch state.discardReason {
-        case .tooLarge:
+        case .refused(let refusal):
             return queue(
-                context.refusal(.contentTooLarge(limit: context.maxBodyBytes), method: state.method, path: String(state.path)),
-                on: connection, forceClose: true)
+                context.refusal(refusal, method: state.method, path: String(state.path)), on: connection, forceClose: true)
         case .overBudget:
             let overload = HTTPServer.Overload.memoryBudgetExhausted(
                 needed: state.refusedBytes, capacity: context.budget.capacity)
@@ -359,7 +380,7 @@ private func answer(_ state: RequestState, on connection: OpaquePointer, context
 
     if bodyBytes < context.inlineBodyLimit {
         state.phase = .answered
-        let response = context.handler(request)
+        let response = encode(context.handler(request), for: state, context: context)
         settle(state, answerBytes: response.body.count, context: context)
         return send(response, on: connection, context: context)
     }
@@ -370,7 +391,7 @@ private func answer(_ state: RequestState, on connection: OpaquePointer, context
     let pending = PendingRequest(request)
     let job = ComputePool.Job(
         run: {
-            let response = context.handler(pending.take())
+            let response = encode(context.handler(pending.take()), for: state, context: context)
             settle(state, answerBytes: response.body.count, context: context)
             state.answer = response
             state.phase = .answerReady
@@ -390,6 +411,20 @@ private func answer(_ state: RequestState, on connection: OpaquePointer, context
         state.phase = .answerReady
         suspended.resume()
     }
+    return .YES
+}
+
+/// Refuses a request from its head. libmicrohttpd 0.9.75 only skips the unread body of an early answer for POST
+/// and PUT (it then closes the connection, and sends no `100 Continue`); for other methods the body is read and
+/// discarded, then answered.
+private func refuseBody(
+    of state: RequestState, _ refusal: HTTPServer.Refusal, on connection: OpaquePointer, context: ServerContext
+) -> MHD_Result {
+    if state.method == "POST" || state.method == "PUT" {
+        return refuse(state, refusal, on: connection, context: context)
+    }
+    state.phase = .discardingBody
+    state.discardReason = .refused(refusal)
     return .YES
 }
 

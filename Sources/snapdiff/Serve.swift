@@ -11,7 +11,7 @@ struct Serve: ParsableCommand {
             Every option can also be set by an environment variable (SNAPDIFF_HOST, SNAPDIFF_PORT, \
             SNAPDIFF_THREADS, SNAPDIFF_MAX_BODY_BYTES, SNAPDIFF_CONNECTION_LIMIT, SNAPDIFF_CONNECTION_TIMEOUT, \
             SNAPDIFF_SHUTDOWN_GRACE, SNAPDIFF_LOG_LEVEL, SNAPDIFF_MEMORY_BUDGET, SNAPDIFF_COMPUTE_THREADS, \
-            SNAPDIFF_COMPUTE_QUEUE_LIMIT, SNAPDIFF_ADMISSION_TIMEOUT, SNAPDIFF_SEND_TIMEOUT, SNAPDIFF_REQUEST_TIMEOUT); a flag overrides its variable. SNAPDIFF_CURSOR_KEY \
+            SNAPDIFF_COMPUTE_QUEUE_LIMIT, SNAPDIFF_ADMISSION_TIMEOUT, SNAPDIFF_SEND_TIMEOUT, SNAPDIFF_REQUEST_TIMEOUT, SNAPDIFF_COMPRESSION_LEVEL); a flag overrides its variable. SNAPDIFF_CURSOR_KEY \
             (environment only) keys the layout cursors: one secret of at least 16 characters, or a comma-separated \
             list of them to rotate keys (new,old: the first seals, all open), the same on every replica; without it \
             a random key of this process seals them, and a cursor continues only on the process that made it. In a \
@@ -67,6 +67,13 @@ struct Serve: ParsableCommand {
 
     @Option(help: "Seconds a request may take to arrive completely, counted from when the server waits for it; slower ones get 408 (env SNAPDIFF_REQUEST_TIMEOUT). Default 60.")
     var requestTimeout: Int?
+
+    @Option(
+        help: """
+            gzip level of answers of 1 KiB or more to clients whose Accept-Encoding prefers gzip: 1 (fastest) to 9 \
+            (smallest), 0 for none (env SNAPDIFF_COMPRESSION_LEVEL). Default 1.
+            """)
+    var compressionLevel: Int?
 
     @Option(help: "trace, debug, info, notice, warning, error or critical, any case (env SNAPDIFF_LOG_LEVEL). Default info.")
     var logLevel: String?
@@ -129,6 +136,7 @@ struct Serve: ParsableCommand {
         if let seconds = try value(requestTimeout, .requestTimeout) {
             configuration.requestTimeout = .seconds(seconds)
         }
+        configuration.compressionLevel = try value(compressionLevel, .compressionLevel) ?? configuration.compressionLevel
         if let text = memoryBudget ?? environment["SNAPDIFF_MEMORY_BUDGET"] {
             guard let bytes = Self.bytes(text) else {
                 throw ValidationError("memory budget \(text) is not a number of bytes (e.g. 402653184 or 384Mi)")
@@ -166,6 +174,7 @@ struct Serve: ParsableCommand {
         .admissionTimeout: ("--admission-timeout", "SNAPDIFF_ADMISSION_TIMEOUT", " seconds"),
         .sendTimeout: ("--send-timeout", "SNAPDIFF_SEND_TIMEOUT", " seconds"),
         .requestTimeout: ("--request-timeout", "SNAPDIFF_REQUEST_TIMEOUT", " seconds"),
+        .compressionLevel: ("--compression-level", "SNAPDIFF_COMPRESSION_LEVEL", ""),
     ]
 
     /// The configuration's error under the flags' and variables' names.
