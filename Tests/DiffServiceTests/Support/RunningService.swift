@@ -22,10 +22,12 @@ let quietLogger = Logger(label: "snapdiff-tests") { _ in SwiftLogNoOpLogHandler(
 /// Starts the service, runs `body` with it, and always shuts it down.
 @discardableResult
 func withService<Result>(
-    maxBodyBytes: Int = 1 << 20, threads: Int = 2, cursorSecrets: [String] = [], _ body: (RunningService) throws -> Result
+    maxBodyBytes: Int = 1 << 20, threads: Int = 2, cursorSecrets: [String] = [],
+    compressionLevel: Int = ServiceConfiguration().compressionLevel, _ body: (RunningService) throws -> Result
 ) throws -> Result {
     var configuration = ServiceConfiguration()
     configuration.cursorSecrets = cursorSecrets
+    configuration.compressionLevel = compressionLevel
     configuration.host = "127.0.0.1"
     configuration.port = 0
     configuration.threads = threads
