@@ -86,6 +86,8 @@ let package = Package(
                 "DiffService", "MicroHTTP", "ListDiff", "SnapshotJSON", .product(name: "Logging", package: "swift-log"),
             ],
             path: "Benchmarks/DiffServiceBenchmark"),
+        .executableTarget(
+            name: "gzip-benchmark", dependencies: ["DiffService", "MicroHTTP", "Gzip"], path: "Benchmarks/GzipBenchmark"),
         .executableTarget(name: "waterfall-benchmark", dependencies: ["Waterfall"], path: "Benchmarks/WaterfallBenchmark"),
         .executableTarget(
             name: "snapshotjson-benchmark", dependencies: ["SnapshotJSON", "TestSupport"],
