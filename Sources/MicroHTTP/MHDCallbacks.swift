@@ -9,13 +9,16 @@
 //   1. URI-log callback: request line parsed → allocate RequestState, becomes the request's con_cls.
 //   2. Access handler, first call (upload_data NULL): head complete → copy method, headers, address and
 //      check the framing (RequestHead: 400, 411 or 501 and close); answer 413 at once if Content-Length is
-//      over the limit (POST/PUT only, see below); reserve the request's memory in the budget, or suspend the
+//      over the limit, 415 if the body's Content-Encoding is not gzip or identity (POST/PUT only, see
+//      refuseBody); set up a gzip body's decoder; reserve the request's memory in the budget, or suspend the
 //      connection until the budget decides (libmicrohttpd then repeats the first call, and the body is read,
 //      or discarded and answered 503).
-//   3. Access handler with size > 0: body chunk → append (or discard past the limit), consume it.
-//   4. Access handler with size 0 after the head: body complete → a light request (body under
-//      inlineBodyLimit) is answered here; a heavy one suspends the connection and goes to the compute pool,
-//      which resumes the connection with the answer (libmicrohttpd then repeats the last call, which queues it).
+//   3. Access handler with size > 0: body chunk → append, or decode (MHDCallbacks+ContentCoding.swift), or
+//      discard past the limit; consume it.
+//   4. Access handler with size 0 after the head: body complete (a gzip body must end at a member's end, else
+//      400) → a light request (body under inlineBodyLimit) is answered here; a heavy one suspends the
+//      connection and goes to the compute pool, which resumes the connection with the answer (libmicrohttpd
+//      then repeats the last call, which queues it). Either way the answer is gzipped if the request prefers it.
 //   5. Completion callback (always, also on client abort or daemon stop): give back the request's budget,
 //      release RequestState.
 
