@@ -50,11 +50,11 @@ print("| data | level | gzipped bytes | ratio | compress ms/MB | decompress ms/M
 print("|---|---|---|---|---|---|")
 for (name, bytes) in [("request", request), ("changeset", answer.body)] {
     for level in [1, 6, 9] {
-        let compressed = try Gzip.compress(bytes, level: level)
-        let roundTrip = try Gzip.decompress(compressed)
+        let compressed = try GzipCodec.compress(bytes, level: level)
+        let roundTrip = try GzipCodec.decompress(compressed)
         precondition(roundTrip == bytes)
-        let compressing = try cost(per: bytes.count) { _ = try Gzip.compress(bytes, level: level) }
-        let decompressing = try cost(per: bytes.count) { _ = try Gzip.decompress(compressed) }
+        let compressing = try cost(per: bytes.count) { _ = try GzipCodec.compress(bytes, level: level) }
+        let decompressing = try cost(per: bytes.count) { _ = try GzipCodec.decompress(compressed) }
         let ratio = String(format: "%.2f×", Double(bytes.count) / Double(compressed.count))
         print("| \(name) | \(level) | \(compressed.count) | \(ratio) | \(compressing) | \(decompressing) |")
     }

@@ -47,7 +47,7 @@ extension HTTPServer.Configuration {
             case .connectionTimeout, .sendTimeout, .requestTimeout: return 1...c
             case .maxBodyBytes: return 1...(1 << 40)  // 1 TiB: a request's memory estimate stays far from overflow
             case .computeQueueLimit, .inlineBodyLimit, .compressionThreshold: return 0...Int.max
-            case .compressionLevel: return 0...9  // 0: none; Gzip.levels otherwise
+            case .compressionLevel: return 0...9  // 0: none; GzipCodec.levels otherwise
             case .reservedTrailingCapacity: return 0...4096
             case .shutdownGracePeriod, .admissionTimeout: return 0...Int.max
             case .computeThreads, .memoryBudget: return 1...Int.max

@@ -65,10 +65,10 @@ func encode(_ response: HTTPResponse, for state: RequestState, context: ServerCo
     else { return response }
     // zlib's state and the compressed copy, beside the answer the request's reservation already covers; no
     // room now: the answer goes as it is (compression is never worth a wait).
-    let extra = Gzip.compressorBytes + Gzip.compressedBound(response.body.count)
+    let extra = GzipCodec.compressorBytes + GzipCodec.compressedBound(response.body.count)
     guard context.budget.tryReserve(extra) else { return response }
     defer { context.budget.release(extra) }
-    guard let compressed = try? Gzip.compress(response.body, level: context.compressionLevel),
+    guard let compressed = try? GzipCodec.compress(response.body, level: context.compressionLevel),
         compressed.count < response.body.count || !accepted.allowsIdentity
     else { return response }
     response.body = compressed

@@ -39,7 +39,7 @@ import TestSupport
             #expect(response.header("Content-Type") == "application/json")
             #expect(response.header("Content-Length") == "\(response.body.count)")
             #expect(response.body.count < plain.count / 4)
-            #expect(try Gzip.decompress(response.body) == plain)
+            #expect(try GzipCodec.decompress(response.body) == plain)
         }
     }
 
@@ -61,7 +61,7 @@ import TestSupport
             #expect(response.status == 200)
             #expect(response.header("Content-Encoding") == coding)
             #expect(response.header("Vary") == "Accept-Encoding")
-            let body = coding == nil ? response.body : try Gzip.decompress(response.body)
+            let body = coding == nil ? response.body : try GzipCodec.decompress(response.body)
             #expect(body == plain)
         }
     }
@@ -76,7 +76,7 @@ import TestSupport
             #expect(small.text == #"{"status":"ok"}"#)
             let refused = try client.request("GET", "/healthz", headers: [("Accept-Encoding", "gzip, identity;q=0")])
             #expect(refused.header("Content-Encoding") == "gzip")
-            #expect(try Gzip.decompress(refused.body) == Array(#"{"status":"ok"}"#.utf8))
+            #expect(try GzipCodec.decompress(refused.body) == Array(#"{"status":"ok"}"#.utf8))
         }
     }
 
@@ -90,7 +90,7 @@ import TestSupport
             #expect(response.status == 422)
             #expect(response.header("Content-Type") == "application/problem+json")
             #expect(response.header("Content-Encoding") == "gzip")
-            #expect(try Gzip.decompress(response.body) == plain.body)
+            #expect(try GzipCodec.decompress(response.body) == plain.body)
         }
     }
 
@@ -110,7 +110,7 @@ import TestSupport
         try withService { service in
             let plain = try Self.identityAnswer(to: Self.largeRequest, on: service)
             let response = try Self.post(
-                try Gzip.compress(Self.largeRequest, level: 6), to: service, headers: [("Content-Encoding", contentEncoding)])
+                try GzipCodec.compress(Self.largeRequest, level: 6), to: service, headers: [("Content-Encoding", contentEncoding)])
             #expect(response.status == 200, "\(response.text)")
             #expect(response.body == plain)
         }
@@ -121,8 +121,8 @@ import TestSupport
         try withService { service in
             let plain = try Self.identityAnswer(to: Self.largeRequest, on: service)
             let half = Self.largeRequest.count / 2
-            let body = try Gzip.compress(Array(Self.largeRequest[..<half]), level: 1)
-                + Gzip.compress(Array(Self.largeRequest[half...]), level: 9)
+            let body = try GzipCodec.compress(Array(Self.largeRequest[..<half]), level: 1)
+                + GzipCodec.compress(Array(Self.largeRequest[half...]), level: 9)
             let response = try Self.post(body, to: service, headers: [("Content-Encoding", "gzip")])
             #expect(response.status == 200, "\(response.text)")
             #expect(response.body == plain)
@@ -158,7 +158,7 @@ import TestSupport
         ("not gzip", "incorrect header check"), ("bad checksum", "incorrect data check"),
     ])
     func undecodableGzipIsBadRequest(damage: String, reason: String) throws {
-        let gzip = try Gzip.compress(Self.largeRequest, level: 6)
+        let gzip = try GzipCodec.compress(Self.largeRequest, level: 6)
         let body: [UInt8] =
             switch damage {
             case "truncated": Array(gzip.dropLast(10))
@@ -176,10 +176,10 @@ import TestSupport
     /// The body limit counts decoded bytes: exactly at the limit is diffed, one byte more is 413.
     @Test func limitCountsDecodedBytes() throws {
         try withService(maxBodyBytes: BodyLimitTests.limit) { service in
-            let atLimit = try Gzip.compress(BodyLimitTests.body(ofSize: BodyLimitTests.limit), level: 6)
+            let atLimit = try GzipCodec.compress(BodyLimitTests.body(ofSize: BodyLimitTests.limit), level: 6)
             let ok = try Self.post(atLimit, to: service, headers: [("Content-Encoding", "gzip")])
             #expect(ok.status == 200, "\(ok.text)")
-            let over = try Gzip.compress(BodyLimitTests.body(ofSize: BodyLimitTests.limit + 1), level: 6)
+            let over = try GzipCodec.compress(BodyLimitTests.body(ofSize: BodyLimitTests.limit + 1), level: 6)
             #expect(over.count < BodyLimitTests.limit / 10)
             let response = try Self.post(over, to: service, headers: [("Content-Encoding", "gzip")])
             let problem = try expectProblem(response, .contentTooLarge)
@@ -206,7 +206,7 @@ import TestSupport
     /// without ever holding it here.
     static var bomb: [UInt8] {
         get throws {
-            let member = try Gzip.compress([UInt8](repeating: 0, count: 1 << 20), level: 9)
+            let member = try GzipCodec.compress([UInt8](repeating: 0, count: 1 << 20), level: 9)
             return Array([[UInt8]](repeating: member, count: 512).joined())
         }
     }

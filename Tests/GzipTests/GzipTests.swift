@@ -23,29 +23,29 @@ import Testing
     }()
 
     @Test func decompressesWhatTheGzipToolMade() throws {
-        #expect(try Gzip.decompress(Self.fixture) == Array(Self.fixtureText.utf8))
+        #expect(try GzipCodec.decompress(Self.fixture) == Array(Self.fixtureText.utf8))
     }
 
-    @Test(arguments: Gzip.levels)
+    @Test(arguments: GzipCodec.levels)
     func roundTripsAtEveryLevel(level: Int) throws {
         for data in [Self.text, Self.noise, [], [0x41]] {
-            let compressed = try Gzip.compress(data, level: level)
-            #expect(compressed.count <= Gzip.compressedBound(data.count))
+            let compressed = try GzipCodec.compress(data, level: level)
+            #expect(compressed.count <= GzipCodec.compressedBound(data.count))
             #expect(Array(compressed.prefix(3)) == [0x1F, 0x8B, 0x08])  // the gzip magic and deflate
-            #expect(try Gzip.decompress(compressed) == data)
+            #expect(try GzipCodec.decompress(compressed) == data)
         }
-        #expect(try Gzip.compress(Self.text, level: level).count < Self.text.count / 10)
+        #expect(try GzipCodec.compress(Self.text, level: level).count < Self.text.count / 10)
     }
 
     @Test(arguments: [0, 10, -1])
     func levelOutsideOneToNineIsRefused(level: Int) {
-        #expect(throws: GzipError.invalidLevel(level)) { try Gzip.compress(Self.text, level: level) }
+        #expect(throws: GzipError.invalidLevel(level)) { try GzipCodec.compress(Self.text, level: level) }
     }
 
     /// Fed one byte at a time, or in pieces of any size, the output is the same.
     @Test(arguments: [1, 7, 4096, 1 << 20])
     func streamsInPiecesOfAnySize(size: Int) throws {
-        let compressed = try Gzip.compress(Self.text + Self.noise, level: 6)
+        let compressed = try GzipCodec.compress(Self.text + Self.noise, level: 6)
         let decompressor = try GzipDecompressor()
         var output: [UInt8] = []
         for start in stride(from: 0, to: compressed.count, by: size) {
@@ -65,8 +65,8 @@ import Testing
 
     /// RFC 1952 §2.2: a gzip file is a series of members; `cat a.gz b.gz | gzip -d` gives both.
     @Test func concatenatedMembersAreOneStream() throws {
-        let second = try Gzip.compress(Self.text, level: 1)
-        #expect(try Gzip.decompress(Self.fixture + second) == Array(Self.fixtureText.utf8) + Self.text)
+        let second = try GzipCodec.compress(Self.text, level: 1)
+        #expect(try GzipCodec.decompress(Self.fixture + second) == Array(Self.fixtureText.utf8) + Self.text)
     }
 
     /// Bytes after the last member are read as the start of another: too few to be a header, it is truncated;
@@ -74,7 +74,7 @@ import Testing
     @Test(arguments: [[0x00], [0x00, 0x00, 0x00, 0x00], Array("garbage".utf8), [0x1F]] as [[UInt8]])
     func trailingBytesAfterTheLastMemberAreRefused(trailing: [UInt8]) {
         #expect {
-            try Gzip.decompress(Self.fixture + trailing)
+            try GzipCodec.decompress(Self.fixture + trailing)
         } throws: { error in
             switch error as? GzipError {
             case .corrupt("incorrect header check"): trailing.count > 2
@@ -86,18 +86,18 @@ import Testing
 
     @Test func truncatedStreamIsTruncated() throws {
         for length in [0, 1, 10, Self.fixture.count - 1] {
-            #expect(throws: GzipError.truncated) { try Gzip.decompress(Array(Self.fixture.prefix(length))) }
+            #expect(throws: GzipError.truncated) { try GzipCodec.decompress(Array(Self.fixture.prefix(length))) }
         }
     }
 
     @Test func damagedStreamIsCorrupt() {
         var damaged = Self.fixture
         damaged[damaged.count - 5] ^= 0xFF  // the CRC-32
-        #expect { try Gzip.decompress(damaged) } throws: { error in
+        #expect { try GzipCodec.decompress(damaged) } throws: { error in
             guard case GzipError.corrupt(let reason) = error else { return false }
             return reason == "incorrect data check"
         }
-        #expect { try Gzip.decompress(Self.text) } throws: { error in
+        #expect { try GzipCodec.decompress(Self.text) } throws: { error in
             guard case GzipError.corrupt(let reason) = error else { return false }
             return reason == "incorrect header check"
         }
@@ -106,9 +106,9 @@ import Testing
     /// A bomb: 64 MiB of zeros in about 64 KiB. With a limit of 1 MiB, the decompressor stops after the first
     /// piece past it, having handed on no more than the limit plus one piece.
     @Test func bombStopsAtTheLimit() throws {
-        let bomb = try Gzip.compress([UInt8](repeating: 0, count: 64 << 20), level: 9)
+        let bomb = try GzipCodec.compress([UInt8](repeating: 0, count: 64 << 20), level: 9)
         #expect(bomb.count < 100_000)
-        #expect(throws: GzipError.tooLarge(limit: 1 << 20)) { try Gzip.decompress(bomb, limit: 1 << 20) }
+        #expect(throws: GzipError.tooLarge(limit: 1 << 20)) { try GzipCodec.decompress(bomb, limit: 1 << 20) }
         let decompressor = try GzipDecompressor()
         var handedOn = 0
         let finished = try bomb.withUnsafeBytes { bytes in

@@ -20,7 +20,7 @@ import TestSupport
 
     @Test func gzipBodyReachesTheHandlerDecoded() throws {
         try withServer(Self.configuration(budget: 64 << 20)) { server, port in
-            let sent = try Gzip.compress(Self.zeros, level: 9)
+            let sent = try GzipCodec.compress(Self.zeros, level: 9)
             let response = try TestClient(port: port).request(
                 "POST", "/echo", headers: [("Content-Encoding", "gzip")], body: sent)
             #expect(response.status == 200)
@@ -34,7 +34,7 @@ import TestSupport
     /// 503 and `Retry-After` (not inflated further), and the budget is whole again afterwards.
     @Test func decodedBodyPastTheBudgetIs503() throws {
         try withServer(Self.configuration(budget: 2 << 20)) { server, port in
-            let sent = try Gzip.compress(Self.zeros, level: 9)
+            let sent = try GzipCodec.compress(Self.zeros, level: 9)
             #expect(sent.count < 64 * 1024)
             let response = try TestClient(port: port).request(
                 "POST", "/echo", headers: [("Content-Encoding", "gzip")], body: sent)
@@ -56,7 +56,7 @@ import TestSupport
             #expect(response.status == 200)
             #expect(response.header("Content-Encoding") == coding)
             #expect(response.header("Vary") == "Accept-Encoding")
-            #expect((coding == nil ? response.body : try Gzip.decompress(response.body)) == answer)
+            #expect((coding == nil ? response.body : try GzipCodec.decompress(response.body)) == answer)
             #expect(server.configuration.memoryBudget.peakReservedBytes <= capacity)
         }
     }

@@ -3,7 +3,7 @@ internal import CZlib
 /// gzip (RFC 1952) through zlib: whole-buffer compression and streaming decompression (``GzipDecompressor``).
 ///
 /// The one Swift owner of `CZlib`; no pointer of zlib's leaves this module.
-public enum Gzip {
+public enum GzipCodec {
     /// The compression levels: 1 is the fastest, 9 the smallest.
     public static let levels = 1...9
 
