@@ -45,6 +45,8 @@ func cost(per bytes: Int, _ work: () throws -> Void) rethrows -> String {
     return String(format: "%.2f (min %.2f)", perMB[perMB.count / 2], perMB[0])
 }
 
+let process = ProcessInfo.processInfo
+print("\(process.activeProcessorCount) cores, \(process.physicalMemory >> 30) GiB, \(process.operatingSystemVersionString), zlib \(GzipCodec.libraryVersion)")
 print("\(path): request \(request.count) bytes, changeset \(answer.body.count) bytes; CPU ms per MB, median of \(runs)")
 print("| data | level | gzipped bytes | ratio | compress ms/MB | decompress ms/MB |")
 print("|---|---|---|---|---|---|")

@@ -7,6 +7,9 @@ public enum GzipCodec {
     /// The compression levels: 1 is the fastest, 9 the smallest.
     public static let levels = 1...9
 
+    /// The version of the zlib linked, e.g. `"1.2.13"`.
+    public static var libraryVersion: String { String(cString: zlibVersion()) }
+
     /// The memory a compression holds besides its input and output: zlib's deflate state with the largest
     /// window and the default `memLevel` 8 (128 KiB of window and 128 KiB of hash chains, by zlib's own
     /// formula, and about 6 KiB of the rest), rounded up.
