@@ -71,6 +71,27 @@ import TestSupport
         }
     }
 
+    /// Another coding is refused on any method: at once for POST (libmicrohttpd skips the body), after the body
+    /// is read and thrown away for the others; either way 415 with `Accept-Encoding: gzip`, and closed. A coding
+    /// without a body is no coding.
+    @Test(arguments: ["POST", "GET", "DELETE"])
+    func otherCodingIs415OnAnyMethod(method: String) throws {
+        let handled = Counter()
+        try withServer(Self.configuration(budget: 64 << 20), handler: { request in
+            handled.increment()
+            return echo(request)
+        }) { _, port in
+            let client = try TestClient(port: port)
+            let response = try client.request(method, "/x", headers: [("Content-Encoding", "br")], body: Array("{}".utf8))
+            #expect(response.status == 415)
+            #expect(response.header("Accept-Encoding") == "gzip")
+            #expect(response.header("Connection") == "close")
+            #expect(handled.value == 0)
+            let empty = try TestClient(port: port).request("GET", "/x", headers: [("Content-Encoding", "br")])
+            #expect(empty.status == 200)
+        }
+    }
+
     /// Without a level, no Vary and no coding.
     @Test func noLevelNoCoding() throws {
         var configuration = Self.configuration(budget: 64 << 20)
