@@ -22,6 +22,7 @@ RUN apt-get update \
         libmicrohttpd-dev=0.9.75-6 \
         libsimdjson-dev=3.0.1-1 \
         pkg-config=1.8.1-1 \
+        zlib1g-dev=1:1.2.13.dfsg-1 \
     && rm -rf /var/lib/apt/lists/*
 
 WORKDIR /src
@@ -48,6 +49,7 @@ RUN apt-get update \
         libmicrohttpd12=0.9.75-6 \
         libsimdjson14=3.0.1-1 \
         libstdc++6=12.2.0-14+deb12u1 \
+        zlib1g=1:1.2.13.dfsg-1 \
     && rm -rf /var/lib/apt/lists/* \
     && groupadd --system --gid 10001 snapdiff \
     && useradd --system --uid 10001 --gid snapdiff --no-create-home --home-dir /nonexistent \

@@ -32,7 +32,16 @@ let package = Package(
             pkgConfig: "libmicrohttpd",
             providers: [.apt(["libmicrohttpd-dev"])]
         ),
-        .target(name: "MicroHTTP", dependencies: ["CMicroHTTPD"]),
+        .target(name: "MicroHTTP", dependencies: ["CMicroHTTPD", "Gzip"]),
+
+        // zlib (apt zlib1g-dev) and its one Swift owner: gzip answers and gzip request bodies (MicroHTTP's
+        // content codings).
+        .systemLibrary(
+            name: "CZlib",
+            pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"])]
+        ),
+        .target(name: "Gzip", dependencies: ["CZlib"]),
 
         // What a server process needs of the C library besides serving HTTP: termination signals, whole-line
         // standard error, the allocator's settings (glibc's mallopt and malloc_trim, which Swift does not import,
@@ -79,6 +88,8 @@ let package = Package(
                 "DiffService", "MicroHTTP", "ListDiff", "SnapshotJSON", .product(name: "Logging", package: "swift-log"),
             ],
             path: "Benchmarks/DiffServiceBenchmark"),
+        .executableTarget(
+            name: "gzip-benchmark", dependencies: ["DiffService", "MicroHTTP", "Gzip"], path: "Benchmarks/GzipBenchmark"),
         .executableTarget(name: "waterfall-benchmark", dependencies: ["Waterfall"], path: "Benchmarks/WaterfallBenchmark"),
         .executableTarget(
             name: "snapshotjson-benchmark", dependencies: ["SnapshotJSON", "TestSupport"],
@@ -94,7 +105,8 @@ let package = Package(
             name: "WaterfallTests",
             dependencies: ["Waterfall", .product(name: "PropertyBased", package: "swift-property-based")]
         ),
-        .testTarget(name: "MicroHTTPTests", dependencies: ["MicroHTTP", "TestSupport"]),
+        .testTarget(name: "MicroHTTPTests", dependencies: ["MicroHTTP", "Gzip", "TestSupport"]),
+        .testTarget(name: "GzipTests", dependencies: ["Gzip"]),
         .testTarget(
             name: "SnapshotJSONTests",
             dependencies: ["SnapshotJSON", "TestSupport", .product(name: "PropertyBased", package: "swift-property-based")]
@@ -104,7 +116,7 @@ let package = Package(
         .testTarget(
             name: "DiffServiceTests",
             dependencies: [
-                "DiffService", "MicroHTTP", "ListDiff", "Waterfall", "SnapshotJSON", "TestSupport",
+                "DiffService", "MicroHTTP", "ListDiff", "Waterfall", "SnapshotJSON", "TestSupport", "Gzip",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]

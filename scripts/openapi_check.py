@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import atexit
+import gzip
 import json
 import os
 import signal
@@ -483,6 +484,38 @@ def run_checks(checker: Checker, server: Server):
                       once("POST", "/diff", with_layouts, JSON_HEADERS), path="/diff", method="POST", status=200,
                       extra=lambda r, i: [] if len(i.get("layouts", [])) == 1 else ["no layouts"])
 
+    # Content codings: a gzipped answer (checked against the schema once decoded), a gzip request body, and the
+    # refusals of a body's coding.
+    large = diff_body(items(range(120)), items(reversed(range(120))), {"renderings": ["staged", "sequential"]})
+    gzipped = once("POST", "/diff", large, {**JSON_HEADERS, "Accept-Encoding": "gzip"})
+    coding_errors = [] if (gzipped.headers.get("content-encoding"), gzipped.headers.get("vary")) == \
+        ("gzip", "Accept-Encoding") else [f"Content-Encoding {gzipped.headers.get('content-encoding')!r}, "
+                                          f"Vary {gzipped.headers.get('vary')!r}"]
+    try:
+        decoded = Response(gzipped.status, gzipped.headers, gzip.decompress(gzipped.body))
+    except OSError as error:
+        decoded = gzipped
+        coding_errors.append(f"the body does not gunzip: {error}")
+    checker.check("POST /diff with Accept-Encoding: gzip is a gzipped DiffResponse", decoded, path="/diff",
+                  method="POST", status=200, extra=lambda r, i: coding_errors)
+    checker.check("POST /diff with a gzip body (Content-Encoding: gzip) is a DiffResponse",
+                  once("POST", "/diff", gzip.compress(large), {**JSON_HEADERS, "Content-Encoding": "gzip"}),
+                  path="/diff", method="POST", status=200,
+                  extra=lambda r, i: [] if i["counts"]["elementMoved"] == 119 else [f"{i['counts']}"])
+    checker.check("415 unsupported-content-coding (Content-Encoding: br) with Accept-Encoding",
+                  once("POST", "/diff", valid, {**JSON_HEADERS, "Content-Encoding": "br"}), path="/diff",
+                  method="POST", status=415, problem="unsupported-content-coding",
+                  extra=lambda r, i: [] if r.headers.get("accept-encoding") == "gzip"
+                  else [f"Accept-Encoding {r.headers.get('accept-encoding')!r}"])
+    checker.check("400 undecodable-content (Content-Encoding: gzip, a plain body)",
+                  once("POST", "/layout", b"{}", {**JSON_HEADERS, "Content-Encoding": "gzip"}), path="/layout",
+                  method="POST", status=400, problem="undecodable-content")
+    bomb = gzip.compress(b"[" + b" " * (64 * BODY_LIMIT))
+    checker.check("413 content-too-large (a gzip body that decodes past the limit)",
+                  once("POST", "/diff", bomb, {**JSON_HEADERS, "Content-Encoding": "gzip"}), path="/diff",
+                  method="POST", status=413, problem="content-too-large",
+                  extra=lambda r, i: [] if len(bomb) < BODY_LIMIT and i.get("limit") == BODY_LIMIT else [f"{len(bomb)}"])
+
     too_long = Connection(port)  # the head alone: the 413 must come without the body
     too_long.send(request_bytes("POST", "/diff", None, {**JSON_HEADERS, "Content-Length": str(BODY_LIMIT + 1)}))
     checker.check("413 content-too-large (Content-Length one byte over)", too_long.read_response(), path="/diff",
@@ -587,7 +620,7 @@ def run_checks(checker: Checker, server: Server):
 
     # Overload: a server whose memory budget holds one 60 KB /diff at a time and waits for no room. One request's
     # head (its body still to come) holds its reservation; a second one meanwhile is answered 503 overloaded.
-    crowded = Server(server.binary, "--max-body-bytes", "65536", "--memory-budget", "1500000",
+    crowded = Server(server.binary, "--max-body-bytes", "65536", "--memory-budget", "1600000",
                      "--admission-timeout", "0")
     crowded.start()
     try:

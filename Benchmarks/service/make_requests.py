@@ -4,6 +4,8 @@
   small.json  a ~10 KB /diff request: ~50 items per snapshot in three sections, a few edits
   large.json  DifferenceKit's 100k recipe as one section: 100,000 UUID-like string ids with content,
               10,000 deleted at 2*DEL, 10,000 inserted at 3*DEL, the first 2,000 shuffled (~25 MB)
+  medium.json 13,000 UUID-like string ids, every one moved (shuffled) and updated, asking for both renderings:
+              a 1.40 MB request with a 1.55 MB changeset, the class of issue 17's compression figures
 
 With --variants it also writes variants of small.json, each as small.json in its own folder (the in-process
 benchmark reads DIR/small.json), to split the cost of a request (BENCHMARKS.md):
@@ -59,6 +61,16 @@ rng.shuffle(head)
 target[:SHUF] = head
 with open(f"{out}/large.json", "w") as f:
     json.dump({"old": {"items": source}, "new": {"items": target}}, f, separators=(",", ":"))
+
+# Medium: its own generator, so that small.json and large.json stay what they were.
+medium_rng = random.Random(7)
+medium_old = [{"id": str(uuid.UUID(int=medium_rng.getrandbits(128))).upper(), "v": medium_rng.randrange(1000)}
+              for _ in range(13_000)]
+medium_new = [{**item, "v": item["v"] + 1} for item in medium_old]
+medium_rng.shuffle(medium_new)
+with open(f"{out}/medium.json", "w") as f:
+    json.dump({"old": {"items": medium_old}, "new": {"items": medium_new},
+               "options": {"renderings": ["staged", "sequential"]}}, f, separators=(",", ":"))
 
 
 def write(folder, request):

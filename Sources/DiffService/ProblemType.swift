@@ -20,6 +20,8 @@ public enum ProblemType: String, CaseIterable, Sendable {
     case lengthRequired = "length-required"
     case requestTimeout = "request-timeout"
     case notImplemented = "not-implemented"
+    case unsupportedContentCoding = "unsupported-content-coding"
+    case undecodableContent = "undecodable-content"
 
     /// The `type` member: a URN, stable across versions and deployments.
     public var uri: String { "urn:snapdiff:problem:\(rawValue)" }
@@ -39,6 +41,8 @@ public enum ProblemType: String, CaseIterable, Sendable {
         case .lengthRequired: 411
         case .requestTimeout: 408
         case .notImplemented: 501
+        case .unsupportedContentCoding: 415
+        case .undecodableContent: 400
         }
     }
 
@@ -64,6 +68,8 @@ public enum ProblemType: String, CaseIterable, Sendable {
         case .lengthRequired: "Length required"
         case .requestTimeout: "Request timeout"
         case .notImplemented: "Not implemented"
+        case .unsupportedContentCoding: "Unsupported content coding"
+        case .undecodableContent: "Undecodable content"
         }
     }
 }

@@ -1,3 +1,5 @@
+import MicroHTTP
+
 /// The memory a request needs at its peak, bounded from what is known before its body is read: its route and
 /// its body size. The HTTP layer reserves this much of the memory budget before it reads the body.
 ///
@@ -30,8 +32,10 @@ public enum RequestMemory {
     }
 
     /// The most any request within a body limit can need: what the budget must hold for the largest body to
-    /// be served at all.
+    /// be served at all. A gzip body (its limit counts decoded bytes) adds its decoder's state
+    /// (``ContentCoding/decoderBytes``), which the HTTP layer reserves beside the route's estimate.
     public static func largest(maxBodyBytes: Int) -> Int {
         ServiceRouter.routes.map { estimate(method: $0.method, path: $0.path, bodyBytes: maxBodyBytes) }.max()!
+            + ContentCoding.decoderBytes
     }
 }

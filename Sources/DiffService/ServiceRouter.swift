@@ -93,6 +93,13 @@ public struct ServiceRouter: Sendable {
         case .requestTimeout(let seconds):
             problem = Problem(
                 .requestTimeout, detail: "The request did not arrive completely within \(seconds) seconds.")
+        case .unsupportedContentCoding(let coding):
+            problem = Problem(
+                .unsupportedContentCoding,
+                detail: "The body's Content-Encoding \"\(coding)\" is not supported; send it as is or with "
+                    + "Content-Encoding: gzip (Accept-Encoding lists what is accepted).")
+        case .undecodableContent(let reason):
+            problem = Problem(.undecodableContent, detail: "The body is declared Content-Encoding: gzip, but \(reason).")
         }
         return answeredByServer(problem, method: method, path: path, headers: headers, level: .info, reason: "\(refusal)")
     }

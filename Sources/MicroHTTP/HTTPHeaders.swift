@@ -70,6 +70,15 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
         return fields[first].value
     }
 
+    /// The elements of every field called `name`, read as one comma-separated list (RFC 9110 §5.6.1): spaces
+    /// and tabs around each trimmed, empty ones dropped, in order.
+    /// - Parameter name: A field name, in any case.
+    public func listElements(named name: String) -> [String] {
+        fields.filter { $0.hasName(name) }.flatMap { field in
+            field.value.split(separator: ",").map { $0.trimmingSpaces() }
+        }.filter { !$0.isEmpty }
+    }
+
     /// Appends a field, keeping any existing field of the same name.
     /// - Parameters:
     ///   - name: The field name, in any case.

@@ -74,6 +74,15 @@ extension HTTPServer {
         /// How long a client may read nothing of a large answer before its connection is closed and the
         /// answer's memory freed (rounded up to whole seconds). Default 10 s.
         public var sendTimeout: Duration = .seconds(10)
+        /// The gzip level of answers (RFC 9110 §8.4.1.3), 1 (fastest) to 9 (smallest), or 0 for none. With a
+        /// level, every answer of the handler carries `Vary: Accept-Encoding` and is gzipped when the request's
+        /// `Accept-Encoding` prefers gzip (``AcceptEncoding/preferred``) and the body has at least
+        /// ``compressionThreshold`` bytes (or identity is refused), if the memory budget has room for the
+        /// compression at once and the result is smaller. Answers the server gives itself (refusals, 503s) are
+        /// never gzipped. Default 0.
+        public var compressionLevel = 0
+        /// The fewest bytes of an answer worth gzipping (smaller ones gain too little for the CPU). Default 1,024.
+        public var compressionThreshold = 1024
         /// The answer when the server cannot take a request now, from the reason and the request's method, path
         /// and headers (status 503 is enforced). Called on any thread; the place to log and count such answers, which
         /// the handler never sees. Default: a minimal RFC 9457 problem with `Retry-After: 1`.

@@ -31,6 +31,10 @@ extension HTTPServer.Configuration {
         case sendTimeout
         /// ``HTTPServer/Configuration/requestTimeout``, in whole seconds.
         case requestTimeout
+        /// ``HTTPServer/Configuration/compressionLevel``.
+        case compressionLevel
+        /// ``HTTPServer/Configuration/compressionThreshold``.
+        case compressionThreshold
 
         /// The values the setting allows; a duration's in whole seconds. The one statement of every range:
         /// ``HTTPServer/Configuration/validate()`` checks it, and services and command lines report it.
@@ -42,7 +46,8 @@ extension HTTPServer.Configuration {
             case .perConnectionMemoryLimit: return 4096...Int.max
             case .connectionTimeout, .sendTimeout, .requestTimeout: return 1...c
             case .maxBodyBytes: return 1...(1 << 40)  // 1 TiB: a request's memory estimate stays far from overflow
-            case .computeQueueLimit, .inlineBodyLimit: return 0...Int.max
+            case .computeQueueLimit, .inlineBodyLimit, .compressionThreshold: return 0...Int.max
+            case .compressionLevel: return 0...9  // 0: none; GzipCodec.levels otherwise
             case .reservedTrailingCapacity: return 0...4096
             case .shutdownGracePeriod, .admissionTimeout: return 0...Int.max
             case .computeThreads, .memoryBudget: return 1...Int.max
@@ -70,6 +75,8 @@ extension HTTPServer.Configuration {
         case .admissionTimeout: Self.wholeSeconds(admissionTimeout)
         case .sendTimeout: Self.wholeSeconds(sendTimeout)
         case .requestTimeout: Self.wholeSeconds(requestTimeout)
+        case .compressionLevel: compressionLevel
+        case .compressionThreshold: compressionThreshold
         }
     }
 

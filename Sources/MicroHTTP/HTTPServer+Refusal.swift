@@ -14,6 +14,12 @@ extension HTTPServer {
         case transferCodingNotImplemented(String)
         /// The request was not received completely within ``Configuration/requestTimeout``: 408.
         case requestTimeout(seconds: Int)
+        /// The body is declared with a content coding other than gzip (or identity), given as the
+        /// `Content-Encoding` value sent: 415, with `Accept-Encoding: gzip` (RFC 9110 §15.5.16).
+        case unsupportedContentCoding(String)
+        /// The gzip body could not be decoded (damaged, truncated, or followed by bytes that are not another
+        /// gzip member); the text says why: 400.
+        case undecodableContent(String)
 
         /// The status of the answer.
         public var status: Int {
@@ -23,6 +29,8 @@ extension HTTPServer {
             case .lengthRequired: 411
             case .transferCodingNotImplemented: 501
             case .requestTimeout: 408
+            case .unsupportedContentCoding: 415
+            case .undecodableContent: 400
             }
         }
     }

@@ -9,17 +9,21 @@
 //   1. URI-log callback: request line parsed → allocate RequestState, becomes the request's con_cls.
 //   2. Access handler, first call (upload_data NULL): head complete → copy method, headers, address and
 //      check the framing (RequestHead: 400, 411 or 501 and close); answer 413 at once if Content-Length is
-//      over the limit (POST/PUT only, see below); reserve the request's memory in the budget, or suspend the
+//      over the limit, 415 if the body's Content-Encoding is not gzip or identity (POST/PUT only, see
+//      refuseBody); set up a gzip body's decoder; reserve the request's memory in the budget, or suspend the
 //      connection until the budget decides (libmicrohttpd then repeats the first call, and the body is read,
 //      or discarded and answered 503).
-//   3. Access handler with size > 0: body chunk → append (or discard past the limit), consume it.
-//   4. Access handler with size 0 after the head: body complete → a light request (body under
-//      inlineBodyLimit) is answered here; a heavy one suspends the connection and goes to the compute pool,
-//      which resumes the connection with the answer (libmicrohttpd then repeats the last call, which queues it).
+//   3. Access handler with size > 0: body chunk → append, or decode (MHDCallbacks+ContentCoding.swift), or
+//      discard past the limit; consume it.
+//   4. Access handler with size 0 after the head: body complete (a gzip body must end at a member's end, else
+//      400) → a light request (body under inlineBodyLimit) is answered here; a heavy one suspends the
+//      connection and goes to the compute pool, which resumes the connection with the answer (libmicrohttpd
+//      then repeats the last call, which queues it). Either way the answer is gzipped if the request prefers it.
 //   5. Completion callback (always, also on client abort or daemon stop): give back the request's budget,
 //      release RequestState.
 
 internal import CMicroHTTPD
+internal import Gzip
 import Synchronization
 
 #if canImport(Glibc)
@@ -252,22 +256,28 @@ private func readHead(
 
     let declared = state.headers["content-length"].flatMap { Int($0) }
     if let declared, declared > context.maxBodyBytes {
-        // libmicrohttpd 0.9.75 only skips the unread body of an early answer for POST and PUT
-        // (it then closes the connection, and sends no `100 Continue`). For other methods read
-        // and discard the body, then answer.
-        if state.method == "POST" || state.method == "PUT" {
-            return refuse(state, .contentTooLarge(limit: context.maxBodyBytes), on: connection, context: context)
+        return refuseBody(of: state, .contentTooLarge(limit: context.maxBodyBytes), on: connection, context: context)
+    }
+    // A gzip body is decoded as it arrives (the limit and the budget then count decoded bytes); any other
+    // content coding is refused before its body is read.
+    if (declared ?? 0) > 0 {
+        switch ContentCoding.ofRequestBody(state.headers) {
+        case .success(.identity): break
+        case .success(.gzip):
+            guard let decoder = try? GzipDecompressor() else { return .NO }  // out of memory: close
+            state.decoder = decoder
+            state.decoderBytes = ContentCoding.decoderBytes
+        case .failure(let unsupported):
+            return refuseBody(of: state, .unsupportedContentCoding(unsupported.value), on: connection, context: context)
         }
-        state.phase = .discardingBody
-        state.discardReason = .tooLarge
-        return .YES
     }
 
-    if let declared { state.body.reserveCapacity(declared + context.reservedTrailingCapacity) }
+    if let declared, state.decoder == nil { state.body.reserveCapacity(declared + context.reservedTrailingCapacity) }
     let needed = context.estimate(state, bodyBytes: declared ?? 0)
     // Light: a body known to stay under the inline limit (probes, metrics, small diffs). It may use the
-    // budget's light reserve, so that a budget full of large requests still answers probes at once.
-    let light = (declared ?? 0) < context.inlineBodyLimit && !state.hasChunkedBody
+    // budget's light reserve, so that a budget full of large requests still answers probes at once. A gzip
+    // body's decoded size is not known.
+    let light = (declared ?? 0) < context.inlineBodyLimit && !state.hasChunkedBody && state.decoder == nil
     if context.budget.tryReserve(needed, light: light) {
         state.reserved = needed
         state.phase = .readingBody
@@ -297,15 +307,21 @@ private func consumeChunk(
     context: ServerContext
 ) -> MHD_Result {
     if state.phase == .readingBody {
-        let length = state.body.count + size
-        if length <= context.maxBodyBytes, let data {
-            if reserve(forBodyOf: length, state: state, context: context) {
-                state.appendBody(data, count: size)
-                return .YES
-            }
-            state.discardReason = .overBudget
+        if let decoder = state.decoder, let data {
+            guard let reason = decode(data, size: size, with: decoder, into: state, context: context) else { return .YES }
+            state.discardReason = reason
+            state.decoder = nil
         } else {
-            state.discardReason = .tooLarge
+            let length = state.body.count + size
+            if length <= context.maxBodyBytes, let data {
+                if reserve(forBodyOf: length, state: state, context: context) {
+                    state.appendBody(data, count: size)
+                    return .YES
+                }
+                state.discardReason = .overBudget
+            } else {
+                state.discardReason = .refused(.contentTooLarge(limit: context.maxBodyBytes))
+            }
         }
         state.phase = .discardingBody
         state.discardedBytes = state.body.count
@@ -319,7 +335,7 @@ private func consumeChunk(
 /// Makes the request's reservation cover a body of `length` bytes (only a body of unknown length grows past
 /// what the head reserved): asks for the room of twice the length at once, so a growing body asks
 /// O(log n) times, and for just enough if that does not fit.
-private func reserve(forBodyOf length: Int, state: RequestState, context: ServerContext) -> Bool {
+func reserve(forBodyOf length: Int, state: RequestState, context: ServerContext) -> Bool {
     let needed = context.estimate(state, bodyBytes: length)
     guard needed > state.reserved else { return true }
     let ample = context.estimate(state, bodyBytes: min(context.maxBodyBytes, max(2 * length, 64 * 1024)))
@@ -341,14 +357,21 @@ private func answer(_ state: RequestState, on connection: OpaquePointer, context
         return true
     }
     if received == false { return .NO }
+    if let decoder = state.decoder, state.phase == .readingBody {
+        state.decoder = nil
+        do throws(GzipError) {
+            try decoder.finish()
+        } catch {
+            state.phase = .discardingBody
+            state.discardReason = .refused(.undecodableContent(error.description))
+        }
+    }
     if state.phase == .discardingBody {
         state.phase = .answered
         switch state.discardReason {
-        case .tooLarge:
+        case .refused(let refusal):
             return queue(
-                context.refusal(
-                    .contentTooLarge(limit: context.maxBodyBytes), method: state.method, path: String(state.path),
-                    headers: state.headers),
+                context.refusal(refusal, method: state.method, path: String(state.path), headers: state.headers),
                 on: connection, forceClose: true)
         case .overBudget:
             let overload = HTTPServer.Overload.memoryBudgetExhausted(
@@ -363,7 +386,7 @@ private func answer(_ state: RequestState, on connection: OpaquePointer, context
 
     if bodyBytes < context.inlineBodyLimit {
         state.phase = .answered
-        let response = context.handler(request)
+        let response = encode(context.handler(request), for: state, context: context)
         settle(state, answerBytes: response.body.count, context: context)
         return send(response, on: connection, context: context)
     }
@@ -374,7 +397,7 @@ private func answer(_ state: RequestState, on connection: OpaquePointer, context
     let pending = PendingRequest(request)
     let job = ComputePool.Job(
         run: {
-            let response = context.handler(pending.take())
+            let response = encode(context.handler(pending.take()), for: state, context: context)
             settle(state, answerBytes: response.body.count, context: context)
             state.answer = response
             state.phase = .answerReady
@@ -394,6 +417,20 @@ private func answer(_ state: RequestState, on connection: OpaquePointer, context
         state.phase = .answerReady
         suspended.resume()
     }
+    return .YES
+}
+
+/// Refuses a request from its head. libmicrohttpd 0.9.75 only skips the unread body of an early answer for POST
+/// and PUT (it then closes the connection, and sends no `100 Continue`); for other methods the body is read and
+/// discarded, then answered.
+private func refuseBody(
+    of state: RequestState, _ refusal: HTTPServer.Refusal, on connection: OpaquePointer, context: ServerContext
+) -> MHD_Result {
+    if state.method == "POST" || state.method == "PUT" {
+        return refuse(state, refusal, on: connection, context: context)
+    }
+    state.phase = .discardingBody
+    state.discardReason = .refused(refusal)
     return .YES
 }
 

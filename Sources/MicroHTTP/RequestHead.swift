@@ -177,9 +177,7 @@ final class RequestHead {
 
     /// The transfer codings named by the request's `Transfer-Encoding` fields, lowercased, in order.
     var transferCodings: [String] {
-        headers.fields.filter { $0.name == "transfer-encoding" }.flatMap { field in
-            field.value.split(separator: ",").map { $0.trimmingSpaces().lowercased() }
-        }.filter { !$0.isEmpty }
+        headers.listElements(named: "transfer-encoding").map { $0.lowercased() }
     }
 
     /// How the server answers a request that declares a body with `Transfer-Encoding` (already checked to

@@ -1,3 +1,5 @@
+internal import Gzip
+
 /// One request's progress through the access-handler protocol.
 ///
 /// Created by the URI-log callback (retained, passed to C as the request's `con_cls`), released in the
@@ -29,8 +31,10 @@ final class RequestState: @unchecked Sendable {
 
     /// Why a body is thrown away.
     enum DiscardReason {
-        case tooLarge
+        /// The memory budget had no room for the body: a 503.
         case overBudget
+        /// The body cannot be taken (too large, its content coding): the answer is the refusal.
+        case refused(HTTPServer.Refusal)
     }
 
     /// The request target exactly as sent (path and query).
@@ -38,10 +42,15 @@ final class RequestState: @unchecked Sendable {
     var phase = Phase.awaitingHead
     var method = ""
     var headers = HTTPHeaders()
+    /// The body as received, or decoded when ``decoder`` is set.
     var body: [UInt8] = []
+    /// Decodes a gzip body as it arrives; `nil` for a body without content coding.
+    var decoder: GzipDecompressor?
+    /// The memory ``decoder`` holds, counted in the request's reservation (0 without one).
+    var decoderBytes = 0
     /// Bytes thrown away while ``Phase/discardingBody``.
     var discardedBytes = 0
-    var discardReason = DiscardReason.tooLarge
+    var discardReason = DiscardReason.overBudget
     /// Bytes this request holds in the memory budget; given back in the completion callback.
     var reserved = 0
     /// The budget's decision, set while ``Phase/awaitingAdmission``.

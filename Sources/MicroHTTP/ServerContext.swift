@@ -42,6 +42,9 @@ final class ServerContext: Sendable {
     let replacedAnswerThreads = Mutex<Set<UInt>>([])
     /// Requests between their request line and their completion notice.
     let inFlightRequests = Atomic<Int>(0)
+    /// The gzip level of answers (0: none) and the fewest bytes worth gzipping.
+    let compressionLevel: Int
+    let compressionThreshold: Int
 
     init(configuration: HTTPServer.Configuration, handler: @escaping @Sendable (HTTPRequest) -> HTTPResponse) {
         self.handler = handler
@@ -65,6 +68,8 @@ final class ServerContext: Sendable {
         self.inlineBodyLimit = configuration.inlineBodyLimit
         self.connectionTimeoutSeconds = UInt32(clamping: configuration.connectionTimeoutSeconds)
         self.sendTimeoutSeconds = UInt32(clamping: configuration.sendTimeoutSeconds)
+        self.compressionLevel = configuration.compressionLevel
+        self.compressionThreshold = configuration.compressionThreshold
         self.pool = ComputePool(threads: configuration.computeThreads, queueLimit: configuration.computeQueueLimit)
     }
 
@@ -79,11 +84,16 @@ final class ServerContext: Sendable {
     func refusal(_ refusal: HTTPServer.Refusal, method: String, path: String, headers: HTTPHeaders) -> HTTPResponse {
         var response = refusalResponse(refusal, method, path, headers)
         response.status = refusal.status
+        if case .unsupportedContentCoding = refusal {
+            // RFC 9110 §12.5.3: a 415 for a content coding says which codings are accepted.
+            response.headers.replaceOrAdd(name: "Accept-Encoding", value: ContentCoding.acceptedInRequests)
+        }
         return response
     }
 
-    /// The bytes a request needs, never less than its body.
+    /// The bytes a request needs, never less than its body, with its decoder's state (a gzip body's
+    /// `bodyBytes` are decoded bytes).
     func estimate(_ state: RequestState, bodyBytes: Int) -> Int {
-        max(bodyBytes, memoryEstimate(state.method, String(state.path), bodyBytes))
+        max(bodyBytes, memoryEstimate(state.method, String(state.path), bodyBytes)) + state.decoderBytes
     }
 }

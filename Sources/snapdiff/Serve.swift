@@ -12,7 +12,7 @@ struct Serve: ParsableCommand {
             SNAPDIFF_THREADS, SNAPDIFF_MAX_BODY_BYTES, SNAPDIFF_CONNECTION_LIMIT, SNAPDIFF_CONNECTION_TIMEOUT, \
             SNAPDIFF_SHUTDOWN_GRACE, SNAPDIFF_LOG_LEVEL, SNAPDIFF_MEMORY_BUDGET, SNAPDIFF_COMPUTE_THREADS, \
             SNAPDIFF_COMPUTE_QUEUE_LIMIT, SNAPDIFF_ADMISSION_TIMEOUT, SNAPDIFF_SEND_TIMEOUT, SNAPDIFF_REQUEST_TIMEOUT, \
-            SNAPDIFF_CORS_ALLOW_ORIGIN); a flag overrides its variable. SNAPDIFF_CURSOR_KEY \
+            SNAPDIFF_COMPRESSION_LEVEL, SNAPDIFF_CORS_ALLOW_ORIGIN); a flag overrides its variable. SNAPDIFF_CURSOR_KEY \
             (environment only) keys the layout cursors: one secret of at least 16 characters, or a comma-separated \
             list of them to rotate keys (new,old: the first seals, all open), the same on every replica; without it \
             a random key of this process seals them, and a cursor continues only on the process that made it. In a \
@@ -77,6 +77,13 @@ struct Serve: ParsableCommand {
             """)
     var corsAllowOrigin: String?
 
+    @Option(
+        help: """
+            gzip level of answers of 1 KiB or more to clients whose Accept-Encoding prefers gzip: 1 (fastest) to 9 \
+            (smallest), 0 for none (env SNAPDIFF_COMPRESSION_LEVEL). Default 1.
+            """)
+    var compressionLevel: Int?
+
     @Option(help: "trace, debug, info, notice, warning, error or critical, any case (env SNAPDIFF_LOG_LEVEL). Default info.")
     var logLevel: String?
 
@@ -138,6 +145,7 @@ struct Serve: ParsableCommand {
         if let seconds = try value(requestTimeout, .requestTimeout) {
             configuration.requestTimeout = .seconds(seconds)
         }
+        configuration.compressionLevel = try value(compressionLevel, .compressionLevel) ?? configuration.compressionLevel
         if let list = corsAllowOrigin ?? environment["SNAPDIFF_CORS_ALLOW_ORIGIN"] {
             do {
                 configuration.cors = try CORSPolicy(parsing: list)
@@ -182,6 +190,7 @@ struct Serve: ParsableCommand {
         .admissionTimeout: ("--admission-timeout", "SNAPDIFF_ADMISSION_TIMEOUT", " seconds"),
         .sendTimeout: ("--send-timeout", "SNAPDIFF_SEND_TIMEOUT", " seconds"),
         .requestTimeout: ("--request-timeout", "SNAPDIFF_REQUEST_TIMEOUT", " seconds"),
+        .compressionLevel: ("--compression-level", "SNAPDIFF_COMPRESSION_LEVEL", ""),
     ]
 
     /// The configuration's error under the flags' and variables' names.

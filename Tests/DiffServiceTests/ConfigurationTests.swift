@@ -22,6 +22,9 @@ import Testing
         (.maxBodyBytes, Int.max, 1...(1 << 40)),
         (.connectionLimit, Int.max, 1...Int(UInt32.max)),
         (.connectionLimit, Int.min, 1...Int(UInt32.max)),
+        (.compressionLevel, 10, 0...9),
+        (.compressionLevel, -1, 0...9),
+        (.compressionThreshold, -1, 0...Int.max),
     ])
     func validationNamesTheSettingAndItsRange(setting: ServiceConfiguration.Setting, value: Int, allowed: ClosedRange<Int>) {
         var configuration = ServiceConfiguration()
@@ -35,6 +38,8 @@ import Testing
         case .memoryBudget: configuration.memoryBudget = value
         case .maxBodyBytes: configuration.maxBodyBytes = value
         case .connectionLimit: configuration.connectionLimit = value
+        case .compressionLevel: configuration.compressionLevel = value
+        case .compressionThreshold: configuration.compressionThreshold = value
         default: Issue.record("\(setting) is not set by this test")
         }
         #expect(allowed == setting.allowed)
@@ -69,9 +74,19 @@ import Testing
         #expect(RequestMemory.estimate(method: "GET", path: "/nowhere", bodyBytes: 10) == fixed + 10)
         #expect(RequestMemory.estimate(method: "OPTIONS", path: "/diff", bodyBytes: 1000) == fixed + 1000)
         #expect(RequestMemory.estimate(method: "HEAD", path: "/openapi.yaml", bodyBytes: 0) == fixed + OpenAPIDocument.bytes.count)
-        // The largest of every route's: /diff's at any real body limit, the OpenAPI document's for tiny ones.
-        #expect(RequestMemory.largest(maxBodyBytes: 1 << 20) == fixed + 21 << 20)
-        #expect(RequestMemory.largest(maxBodyBytes: 0) == fixed + OpenAPIDocument.bytes.count)
+        // The largest of every route's: /diff's at any real body limit, the OpenAPI document's for tiny ones; with
+        // the state of a gzip body's decoder.
+        let decoder = ContentCoding.decoderBytes
+        #expect(RequestMemory.largest(maxBodyBytes: 1 << 20) == fixed + 21 << 20 + decoder)
+        #expect(RequestMemory.largest(maxBodyBytes: 0) == fixed + OpenAPIDocument.bytes.count + decoder)
+    }
+
+    /// Every compression level is valid, 0 (none) included.
+    @Test(arguments: 0...9)
+    func compressionLevelsAreValid(level: Int) throws {
+        var configuration = ServiceConfiguration()
+        configuration.compressionLevel = level
+        try configuration.validate()
     }
 
     @Test func aShortCursorSecretIsNamedByItsPosition() {

@@ -23,11 +23,13 @@ let quietLogger = Logger(label: "snapdiff-tests") { _ in SwiftLogNoOpLogHandler(
 @discardableResult
 func withService<Result>(
     maxBodyBytes: Int = 1 << 20, threads: Int = 2, cursorSecrets: [String] = [], cors: CORSPolicy? = nil,
+    compressionLevel: Int = ServiceConfiguration().compressionLevel,
     configure: (inout ServiceConfiguration) -> Void = { _ in }, _ body: (RunningService) throws -> Result
 ) throws -> Result {
     var configuration = ServiceConfiguration()
     configuration.cursorSecrets = cursorSecrets
     configuration.cors = cors
+    configuration.compressionLevel = compressionLevel
     configuration.host = "127.0.0.1"
     configuration.port = 0
     configuration.threads = threads

@@ -1,0 +1,77 @@
+// Content codings at the edge (RFC 9110 §8.4): a gzip request body is decoded as its chunks arrive, and an answer
+// is gzipped when the request's Accept-Encoding prefers it. Both keep the memory budget's invariant: the decoded
+// body's reservation grows with it, before each piece is kept, and a compression runs only once the budget has
+// given it room for zlib's state and the compressed copy.
+
+internal import Gzip
+
+/// Decodes a chunk of a gzip body into the request's body.
+///
+/// The decoded body may not pass ``ServerContext/maxBodyBytes``: decoding stops at the first piece that would
+/// pass it (a zip bomb is never inflated further). Each piece is kept only once the request's reservation
+/// covers the body with it (``reserve(forBodyOf:state:context:)``), and the body's capacity never passes the
+/// limit and the reader's trailing bytes.
+///
+/// - Returns: `nil` while the body is acceptable, else why it is thrown away.
+func decode(
+    _ data: UnsafePointer<CChar>, size: Int, with decoder: GzipDecompressor, into state: RequestState,
+    context: ServerContext
+) -> RequestState.DiscardReason? {
+    var stopped: RequestState.DiscardReason?
+    do throws(GzipError) {
+        _ = try decoder.decompress(UnsafeRawBufferPointer(start: data, count: size)) { piece in
+            let length = state.body.count + piece.count
+            guard length <= context.maxBodyBytes else {
+                stopped = .refused(.contentTooLarge(limit: context.maxBodyBytes))
+                return false
+            }
+            guard reserve(forBodyOf: length, state: state, context: context) else {
+                stopped = .overBudget
+                return false
+            }
+            if length > state.body.capacity {
+                // Doubling, as append would, but never past the limit and the trailing bytes.
+                let cap = context.maxBodyBytes + context.reservedTrailingCapacity
+                state.body.reserveCapacity(min(cap, max(length + context.reservedTrailingCapacity, 2 * state.body.capacity)))
+            }
+            state.body.append(contentsOf: piece)
+            return true
+        }
+    } catch {
+        return .refused(.undecodableContent(error.description))
+    }
+    return stopped
+}
+
+/// The handler's answer in the coding the request prefers: marked `Vary: Accept-Encoding`, and gzipped when the
+/// request's `Accept-Encoding` prefers gzip (``AcceptEncoding/preferred``), the body has at least
+/// ``ServerContext/compressionThreshold`` bytes (or identity is refused), the memory budget has room for the
+/// compression now, and the result is smaller. Without a compression level, the answer as it is.
+///
+/// When no coding is acceptable (`identity;q=0` with gzip refused), the answer goes without one: RFC 9110
+/// §12.5.3 prefers that to a 406.
+func encode(_ response: HTTPResponse, for state: RequestState, context: ServerContext) -> HTTPResponse {
+    guard context.compressionLevel > 0, response.headers["content-encoding"] == nil else { return response }
+    var response = response
+    if let vary = response.headers["vary"] {
+        if !vary.lowercased().contains("accept-encoding") {
+            response.headers.replaceOrAdd(name: "Vary", value: vary + ", Accept-Encoding")
+        }
+    } else {
+        response.headers.add(name: "Vary", value: "Accept-Encoding")
+    }
+    guard let accepted = AcceptEncoding(of: state.headers), accepted.preferred == .gzip, !response.body.isEmpty,
+        response.body.count >= context.compressionThreshold || !accepted.allowsIdentity
+    else { return response }
+    // zlib's state and the compressed copy, beside the answer the request's reservation already covers; no
+    // room now: the answer goes as it is (compression is never worth a wait).
+    let extra = GzipCodec.compressorBytes + GzipCodec.compressedBound(response.body.count)
+    guard context.budget.tryReserve(extra) else { return response }
+    defer { context.budget.release(extra) }
+    guard let compressed = try? GzipCodec.compress(response.body, level: context.compressionLevel),
+        compressed.count < response.body.count || !accepted.allowsIdentity
+    else { return response }
+    response.body = compressed
+    response.headers.replaceOrAdd(name: "Content-Encoding", value: ContentCoding.gzip.rawValue)
+    return response
+}
