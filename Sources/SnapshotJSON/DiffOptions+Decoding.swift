@@ -27,18 +27,15 @@ extension DiffOptions {
                     duplicates = value
                 }
             case "pretty":
-                if let value = reader.boolean() {
-                    pretty = value
-                } else {
-                    violations.append(Violation(path: path, message: "expected boolean, found \(reader.kind)"))
-                    reader.skip()
-                }
+                if let value = Self.decodeBoolean(&reader, path: path, violations: &violations) { pretty = value }
+            case "ids":
+                if let value = Self.decodeBoolean(&reader, path: path, violations: &violations) { ids = value }
             case "layouts":
                 layouts = reader
                 reader.skip()
             default:
                 violations.append(Violation(path: path,
-                                            message: "unknown option; expected \"renderings\", \"duplicates\", \"pretty\" or \"layouts\""))
+                                            message: "unknown option; expected \"renderings\", \"duplicates\", \"pretty\", \"ids\" or \"layouts\""))
                 reader.skip()
             }
         }
@@ -75,6 +72,15 @@ extension DiffOptions {
 
     /// The wire names of ``DuplicatePolicy``'s cases.
     private static let duplicatePolicies: [(String, DuplicatePolicy)] = [("reject", .reject), ("keepFirst", .keepFirst)]
+
+    /// Reads a boolean, or appends the violation.
+    private static func decodeBoolean(_ reader: inout CanonicalReader, path: String,
+                                      violations: inout [Violation]) -> Bool? {
+        if let value = reader.boolean() { return value }
+        violations.append(Violation(path: path, message: "expected boolean, found \(reader.kind)"))
+        reader.skip()
+        return nil
+    }
 
     /// Reads a string naming one of `choices`, or appends the violation.
     private static func decodeChoice<Value>(

@@ -5,5 +5,8 @@ extension DiffOptions {
         case staged
         /// DiffUtil-style operations, each index relative to the list left by the previous ones.
         case sequential
+        /// The sequential operations with runs of adjacent removals, insertions or updates merged (RecyclerView's
+        /// `notifyItemRange*`).
+        case ranges
     }
 }

@@ -11,6 +11,8 @@ public struct DiffOptions: Hashable, Sendable {
     public var duplicates: DuplicatePolicy
     /// Whether to indent the response. `"pretty"`, default `false`.
     public var pretty: Bool
+    /// Whether every entry of the renderings names its item's or section's id. `"ids"`, default `false`.
+    public var ids: Bool
     /// The per-section waterfall layouts to answer with. `"layouts"`, default none.
     public var layouts: [SectionLayoutRequest]
 
@@ -20,11 +22,15 @@ public struct DiffOptions: Hashable, Sendable {
     ///   - renderings: The renderings to return; must not be empty.
     ///   - duplicates: What to do with repeated ids.
     ///   - pretty: Whether to indent the response.
-    public init(renderings: [Rendering] = [.staged], duplicates: DuplicatePolicy = .reject, pretty: Bool = false) {
+    ///   - ids: Whether every entry of the renderings names its item's or section's id.
+    public init(
+        renderings: [Rendering] = [.staged], duplicates: DuplicatePolicy = .reject, pretty: Bool = false, ids: Bool = false
+    ) {
         precondition(!renderings.isEmpty, "at least one rendering")
         self.renderings = renderings
         self.duplicates = duplicates
         self.pretty = pretty
+        self.ids = ids
         self.layouts = []
     }
 }
