@@ -64,14 +64,16 @@ public enum DiffEndpoint {
         statistics.compute = lap()
         defer { statistics.write = lap() }
         // Room for the fixed part (counts and up to five stages of eight names: ~1 KB), up to ~48 bytes a change per
-        // rendering and ~128 bytes a laid-out item, so that the answer is written without growing the buffer: a
+        // rendering (~72 with ids) and ~128 bytes a laid-out item, so that the answer is written without growing the buffer: a
         // buffer that doubles holds its old and new copies at once (pages it never touches cost no memory).
         let layoutItems = layouts.isEmpty ? 0 : request.new.itemCount
-        let perChange = 48 * options.renderings.count * (options.pretty ? 2 : 1)
+        let perChange = (options.ids ? 72 : 48) * options.renderings.count * (options.pretty ? 2 : 1)
         var writer = JSONWriter(
             pretty: options.pretty, capacity: 1024 + difference.counts.total * perChange + layoutItems * 128)
         writer.beginObject()
-        difference.writeMembers(into: &writer, renderings: options.renderings, reportDropped: policy == .keepFirst)
+        difference.writeMembers(
+            into: &writer, renderings: options.renderings, reportDropped: policy == .keepFirst,
+            ids: options.ids ? SubjectIDs(old: request.old, new: request.new, dropped: difference.droppedDuplicates) : nil)
         if !layouts.isEmpty,
             let problem = layouts.write(
                 old: request.old, new: request.new, dropped: difference.droppedDuplicates, cursors: cursors, into: &writer)
