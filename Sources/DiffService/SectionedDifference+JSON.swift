@@ -25,13 +25,20 @@ extension SectionedDifference {
         writer.member(.elementUpdated, counts.elementUpdated)
         writer.member(.elementMoved, counts.elementMoved)
         writer.endObject()
-        if renderings.contains(.staged) {
+        var (wantsStaged, wantsSequential, wantsRanges) = (false, false, false)
+        for rendering in renderings {
+            switch rendering {
+            case .staged: wantsStaged = true
+            case .sequential: wantsSequential = true
+            case .ranges: wantsRanges = true
+            }
+        }
+        if wantsStaged {
             writer.key(.staged)
             writer.beginArray()
             for stage in staged { stage.write(into: &writer, ids: ids) }
             writer.endArray()
         }
-        let (wantsSequential, wantsRanges) = (renderings.contains(.sequential), renderings.contains(.ranges))
         if wantsSequential || wantsRanges {
             writeSequential(into: &writer, operations: wantsSequential, ranges: wantsRanges, ids: ids)
         }

@@ -5,8 +5,9 @@ import SnapshotJSON
 /// less what ``DuplicatePolicy/keepFirst`` dropped (the difference's indices skip those).
 ///
 /// It writes the id of a change's subject for `"ids": true`: a string or an integer as the client sent it,
-/// `null` for the implicit section of a bare item list.
-public struct SubjectIDs: Sendable {
+/// `null` for the implicit section of a bare item list. A class, so that the renderings' writers take an optional
+/// one as one pointer: without `ids`, the default path pays a nil check and nothing more.
+public final class SubjectIDs: Sendable {
     /// Per snapshot (source, target): each diffed section's id.
     private let sectionIDs: (source: [SectionID], target: [SectionID])
     /// Per snapshot: each diffed section's items.
