@@ -11,14 +11,10 @@ extension SectionedDifference {
         let m = matching
         var subjects: [ChangeSubject] = []
         subjects.reserveCapacity(counts.total)
-        for section in m.sourceSectionTarget.indices.reversed() where m.sourceSectionTarget[section].isAbsent {
+        forEachRemoval { section in
             subjects.append(.section(section, in: .source))
-        }
-        for section in m.sourceSectionTarget.indices where sourceSectionCompact[section].index != nil {
-            for element in (m.sourceSectionStart[section]..<m.sourceSectionStart[section + 1]).reversed()
-            where sourceElementCompact[element].isAbsent {
-                subjects.append(.element(sourcePath(element), in: .source))
-            }
+        } element: { path, _ in
+            subjects.append(.element(path, in: .source))
         }
         for section in m.targetSectionSource.indices where sectionMoved[section] {
             subjects.append(.section(section, in: .target))
