@@ -10,28 +10,60 @@ extension SectionedDifference {
     ///
     /// - Complexity: O(n + m + k log(n + m)) for k moves, as ``sequential``.
     public var ranges: [SequentialRange] {
-        SequentialRange.merging(sequential)
+        Array(SequentialRange.merging(sequential))
     }
 }
 
 extension SequentialRange {
-    /// Merges each run of sequential operations that ``extended(by:)`` joins into one range.
+    /// Merges each run of sequential operations that ``extended(by:)`` joins into one range, lazily: a writer
+    /// streams the ranges without holding them all.
     ///
     /// - Parameter changes: Sequential operations, each relative to the state the previous ones left.
     /// - Returns: Ranges whose ``changes``, concatenated, are `changes`.
-    /// - Complexity: O(*n*) for *n* operations.
-    public static func merging(_ changes: some Sequence<SequentialChange>) -> [SequentialRange] {
-        var ranges: [SequentialRange] = []
-        var current: SequentialRange?
-        for change in changes {
-            if let extended = current?.extended(by: change) {
-                current = extended
-                continue
-            }
-            if let finished = current { ranges.append(finished) }
-            current = SequentialRange(change)
+    /// - Complexity: O(1); iterating is O(*n*) for *n* operations.
+    public static func merging<Changes: Sequence<SequentialChange>>(_ changes: Changes) -> MergedRanges<Changes> {
+        MergedRanges(changes)
+    }
+}
+
+/// The ranges of a sequence of sequential operations, each run that ``SequentialRange/extended(by:)`` joins
+/// merged into one, computed as they are read (see ``SequentialRange/merging(_:)``).
+public struct MergedRanges<Changes: Sequence<SequentialChange>>: Sequence {
+    private let changes: Changes
+
+    init(_ changes: Changes) {
+        self.changes = changes
+    }
+
+    /// An iterator over the ranges.
+    public func makeIterator() -> Iterator {
+        Iterator(changes.makeIterator())
+    }
+
+    /// Reads operations until the run in hand ends, then returns it.
+    public struct Iterator: IteratorProtocol {
+        private var changes: Changes.Iterator
+        /// The first operation after the run being returned, read ahead.
+        private var pending: SequentialChange?
+
+        init(_ changes: Changes.Iterator) {
+            self.changes = changes
+            pending = self.changes.next()
         }
-        if let finished = current { ranges.append(finished) }
-        return ranges
+
+        /// The next range, or `nil` after the last.
+        public mutating func next() -> SequentialRange? {
+            guard let first = pending else { return nil }
+            var range = SequentialRange(first)
+            pending = nil
+            while let change = changes.next() {
+                guard let longer = range.extended(by: change) else {
+                    pending = change
+                    break
+                }
+                range = longer
+            }
+            return range
+        }
     }
 }
