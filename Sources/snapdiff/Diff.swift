@@ -27,6 +27,12 @@ struct Diff: ParsableCommand {
     @Flag(help: "Include the sequential rendering.")
     var sequential = false
 
+    @Flag(help: "Include the ranges rendering (runs of removals, insertions and updates merged).")
+    var ranges = false
+
+    @Flag(help: "Name the section or item id beside every entry of the renderings.")
+    var ids = false
+
     @Flag(help: "Keep the first occurrence of a repeated id instead of rejecting the snapshots.")
     var keepFirst = false
 
@@ -36,7 +42,7 @@ struct Diff: ParsableCommand {
     func validate() throws {
         if request != nil {
             guard snapshots.isEmpty else { throw ValidationError("give either --request or two snapshot files, not both") }
-            guard !staged && !sequential && !keepFirst && !pretty else {
+            guard !staged && !sequential && !ranges && !ids && !keepFirst && !pretty else {
                 throw ValidationError("with --request, options belong in the request's \"options\"")
             }
         } else if snapshots.count != 2 {
@@ -63,9 +69,10 @@ struct Diff: ParsableCommand {
             let new = try read(snapshots[1])
             files = [(snapshots[0], old), (snapshots[1], new)]
             var renderings: [String] = []
-            if staged || !sequential { renderings.append("\"staged\"") }
+            if staged || !(sequential || ranges) { renderings.append("\"staged\"") }
             if sequential { renderings.append("\"sequential\"") }
-            let options = "{\"renderings\":[\(renderings.joined(separator: ","))],\"duplicates\":\"\(keepFirst ? "keepFirst" : "reject")\",\"pretty\":\(pretty)}"
+            if ranges { renderings.append("\"ranges\"") }
+            let options = "{\"renderings\":[\(renderings.joined(separator: ","))],\"duplicates\":\"\(keepFirst ? "keepFirst" : "reject")\",\"pretty\":\(pretty),\"ids\":\(ids)}"
             body = Array("{\"old\":".utf8) + old + Array(",\"new\":".utf8) + new + Array(",\"options\":\(options)}".utf8)
         }
         let response = DiffEndpoint.respond(to: body, cursors: cursors)
