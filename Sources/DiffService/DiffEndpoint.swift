@@ -73,7 +73,7 @@ public enum DiffEndpoint {
         writer.beginObject()
         difference.writeMembers(
             into: &writer, renderings: options.renderings, reportDropped: policy == .keepFirst,
-            ids: options.ids ? SubjectIDs(old: request.old, new: request.new, dropped: difference.droppedDuplicates) : nil)
+            ids: options.ids ? SubjectIDs(request, dropped: difference.droppedDuplicates) : nil)
         if !layouts.isEmpty,
             let problem = layouts.write(
                 old: request.old, new: request.new, dropped: difference.droppedDuplicates, cursors: cursors, into: &writer)

@@ -85,6 +85,13 @@ extension Changeset {
     /// holding the same eight lists of the entries' ids.
     func write(into writer: inout JSONWriter, ids: SubjectIDs?) {
         writer.beginObject()
+        writeLists(into: &writer)
+        if let ids { writeIDs(of: ids, into: &writer) }
+        writer.endObject()
+    }
+
+    /// Writes the eight lists.
+    private func writeLists(into writer: inout JSONWriter) {
         writer.writeIndices(.sectionDeleted, sectionDeleted)
         writer.writeIndices(.sectionInserted, sectionInserted)
         writer.writeIndices(.sectionUpdated, sectionUpdated)
@@ -108,8 +115,6 @@ extension Changeset {
             }
             writer.endArray()
         }
-        if let ids { writeIDs(of: ids, into: &writer) }
-        writer.endObject()
     }
 
     /// Writes `"ids": {…}`: for each of the eight lists, the id of each entry's section or item — a deletion's

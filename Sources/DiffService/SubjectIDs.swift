@@ -13,15 +13,15 @@ public final class SubjectIDs: Sendable {
     /// Per snapshot: each diffed section's items.
     private let items: (source: [[WireItem]], target: [[WireItem]])
 
-    /// The ids of `old` and `new` as diffed.
+    /// The ids of the request's snapshots as diffed.
     ///
     /// - Parameters:
-    ///   - old: The request's old snapshot.
-    ///   - new: The request's new snapshot.
+    ///   - request: The request.
     ///   - dropped: What the difference dropped from each (``SectionedDifference/droppedDuplicates``).
     /// - Complexity: O(*s*) in the number of sections, or O(*n*) in the number of items when something was dropped.
-    public init(old: Snapshot, new: Snapshot, dropped: DroppedDuplicates) {
-        let source = Self.kept(old, without: dropped.source), target = Self.kept(new, without: dropped.target)
+    public init(_ request: DiffRequest, dropped: DroppedDuplicates) {
+        let source = Self.kept(request.old, without: dropped.source)
+        let target = Self.kept(request.new, without: dropped.target)
         sectionIDs = (source.ids, target.ids)
         items = (source.items, target.items)
     }
