@@ -204,6 +204,14 @@ def gen_sequential_both(n):
     return body, {"items": 2 * n, "sections": 2, "values": 2 * n + 2}
 
 
+def gen_keepfirst_every_rendering_ids(n):
+    """gen_diff_keepfirst with every rendering and ids (the kept items' ids looked up past the dropped ones)."""
+    old = ints_side(i // 2 for i in range(n))
+    new = ints_side(i // 2 for i in shuffled(n, 5))
+    options = {"duplicates": "keepFirst", "renderings": ["staged", "sequential", "ranges"], "ids": True}
+    return diff_body(old, new, options), {"items": 2 * n, "sections": 2, "values": 2 * n + 1}
+
+
 def gen_every_rendering_ids(n):
     """Int ids, new = old reversed, every rendering (staged, sequential, ranges) with ids."""
     body = diff_body(ints_side(range(n)), ints_side(range(n - 1, -1, -1)),
@@ -286,6 +294,7 @@ SHAPES = {
     "diff-many-sections": ("/diff", gen_many_sections, True),
     "diff-sequential-both": ("/diff", gen_sequential_both, True),
     "diff-every-rendering-ids": ("/diff", gen_every_rendering_ids, True),
+    "diff-keepfirst-every-rendering-ids": ("/diff", gen_keepfirst_every_rendering_ids, True),
     "diff-alternate-inserts-ids": ("/diff", gen_alternate_inserts_ids, True),
     "diff-duplicate-ids": ("/diff", gen_diff_duplicates, True),
     "diff-keepfirst-duplicates": ("/diff", gen_diff_keepfirst, True),
