@@ -64,8 +64,8 @@ public enum DiffEndpoint {
         statistics.compute = lap()
         defer { statistics.write = lap() }
         // Room for the fixed part (counts and up to five stages of eight names: ~1 KB), up to ~48 bytes a change per
-        // rendering (~72 with ids) and ~128 bytes a laid-out item, so that the answer is written without growing the buffer: a
-        // buffer that doubles holds its old and new copies at once (pages it never touches cost no memory).
+        // rendering (~72 with ids) and ~128 bytes a laid-out item, so that the answer is written without growing the
+        // buffer: a buffer that doubles holds its old and new copies at once (pages it never touches cost no memory).
         let layoutItems = layouts.isEmpty ? 0 : request.new.itemCount
         let perChange = (options.ids ? 72 : 48) * options.renderings.count * (options.pretty ? 2 : 1)
         var writer = JSONWriter(
