@@ -2,10 +2,10 @@ import DiffService
 import Testing
 import TestSupport
 
-/// The `ranges` rendering on the wire against the `sequential` one of the same answer, over random sectioned
-/// snapshots with mixed string and integer ids: expanded, the ranges are the sequential operations, and their
-/// `ids` are the operations' `id`s (a removal run's in index order, so reversed).
-@Suite struct RangesWireTests {
+/// The `ranges` rendering and the ids on the wire, over random sectioned snapshots with string and integer ids:
+/// expanded, the ranges are the sequential operations of the same answer, and their `ids` the operations' `id`s (a
+/// removal run's in index order, so reversed); each stage's ids are those of the items at its paths.
+@Suite struct RangesAndIDsWireTests {
     @Test(arguments: 0..<40)
     func rangesExpandToTheSequentialOperationsWithTheirIDs(seed: Int) throws {
         var random = SplitMix(seed: UInt64(seed))
@@ -35,6 +35,28 @@ import TestSupport
             }
         }
         #expect(expanded == sequential, "\(body)")
+    }
+
+    /// Each stage's `ids` name, entry for entry, the item at the old path (deletions, stage-1 updates) or at the new
+    /// path (insertions, a move's target) in the snapshots sent.
+    @Test(arguments: 0..<40)
+    func stageIDsNameTheItemsAtTheirPaths(seed: Int) throws {
+        var random = SplitMix(seed: UInt64(seed))
+        let (old, new) = Self.snapshots(&random)
+        let body = #"{"old": \#(old), "new": \#(new), "options": {"ids": true}}"#
+        let answer = try JSON(parsing: DiffEndpoint.respond(to: Array(body.utf8)).body)
+        let (oldJSON, newJSON) = (try JSON(parsing: old), try JSON(parsing: new))
+        func id(_ snapshot: JSON, _ path: JSON?) -> JSON? {
+            guard let section = path?[0]?.int, let item = path?[1]?.int else { return nil }
+            return snapshot["sections"]?[section]?["items"]?[item]?["id"]
+        }
+        for stage in answer["staged"]?.array ?? [] {
+            let ids = stage["ids"]
+            for (list, snapshot) in [("elementDeleted", oldJSON), ("elementUpdated", oldJSON), ("elementInserted", newJSON)] {
+                #expect(stage[list]?.array?.map { id(snapshot, $0) } == ids?[list]?.array, "\(list) in \(body)")
+            }
+            #expect(stage["elementMoved"]?.array?.map { id(newJSON, $0[1]) } == ids?["elementMoved"]?.array, "\(body)")
+        }
     }
 
     /// Two snapshots of up to four sections of up to twelve items: the new one drops, inserts (in runs), updates
