@@ -388,6 +388,18 @@ def run_checks(checker: Checker, server: Server):
     checker.check("POST /diff sectioned, staged and sequential, is a DiffResponse",
                   once("POST", "/diff", sectioned, JSON_HEADERS), path="/diff", method="POST", status=200,
                   extra=lambda r, i: [] if len(i.get("staged", [])) == 5 and i.get("sequential") else ["renderings"])
+    every_rendering = json.loads(sectioned)
+    every_rendering["options"] = {"renderings": ["staged", "sequential", "ranges"], "ids": True}
+    checker.check("POST /diff sectioned, every rendering with ids, is a DiffResponse",
+                  once("POST", "/diff", json.dumps(every_rendering).encode(), JSON_HEADERS), path="/diff", method="POST",
+                  status=200,
+                  extra=lambda r, i: [] if all("ids" in stage for stage in i.get("staged", [])) and i.get("ranges")
+                  and all("id" in op for op in i.get("sequential", [])) else ["renderings or ids"])
+    bare_to_sections = diff_body(items(list(range(10))), {"sections": [{"id": "s", "items": [{"id": i} for i in range(30)]}]},
+                                 {"renderings": ["ranges", "sequential", "staged"], "ids": True})
+    checker.check("POST /diff bare list to sections, ranges with ids (null for the bare list's section), is a DiffResponse",
+                  once("POST", "/diff", bare_to_sections, JSON_HEADERS), path="/diff", method="POST", status=200,
+                  extra=lambda r, i: [] if i.get("ranges", [{}])[0].get("ids") == [None] else ["no null id"])
     keep_first = diff_body({"items": [{"id": 1}, {"id": 1}, {"id": "a"}]},
                            {"sections": [{"id": "s", "items": [{"id": "a"}]}, {"id": "s", "items": []}]},
                            {"duplicates": "keepFirst", "pretty": True, "renderings": ["sequential"]})

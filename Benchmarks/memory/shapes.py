@@ -230,6 +230,28 @@ def gen_json_patch_section_updates(n):
     return body, {"items": 2 * n, "sections": 2 * n, "values": 6 * n + 1}
 
 
+def gen_keepfirst_every_rendering_ids(n):
+    """gen_diff_keepfirst with every rendering and ids (the kept items' ids looked up past the dropped ones)."""
+    old = ints_side(i // 2 for i in range(n))
+    new = ints_side(i // 2 for i in shuffled(n, 5))
+    options = {"duplicates": "keepFirst", "renderings": ["staged", "sequential", "ranges"], "ids": True}
+    return diff_body(old, new, options), {"items": 2 * n, "sections": 2, "values": 2 * n + 1}
+
+
+def gen_every_rendering_ids(n):
+    """Int ids, new = old reversed, every rendering (staged, sequential, ranges) with ids."""
+    body = diff_body(ints_side(range(n)), ints_side(range(n - 1, -1, -1)),
+                     {"renderings": ["staged", "sequential", "ranges"], "ids": True})
+    return body, {"items": 2 * n, "sections": 2, "values": 2 * n + 2}
+
+
+def gen_alternate_inserts_ids(n):
+    """Int ids, every other item new (no run longer than one), every rendering with ids."""
+    body = diff_body(ints_side(range(0, 2 * n, 2)), ints_side(range(2 * n)),
+                     {"renderings": ["staged", "sequential", "ranges"], "ids": True})
+    return body, {"items": 3 * n, "sections": 2, "values": 3 * n + 2}
+
+
 def gen_diff_duplicates(n):
     """Every int id twice in each snapshot: 422 naming each id with both paths."""
     side = ints_side(i // 2 for i in range(n))
@@ -300,6 +322,9 @@ SHAPES = {
     "diff-json-patch-disjoint": ("/diff", gen_json_patch_disjoint, True),
     "diff-json-patch-updates": ("/diff", gen_json_patch_updates, True),
     "diff-json-patch-section-updates": ("/diff", gen_json_patch_section_updates, True),
+    "diff-every-rendering-ids": ("/diff", gen_every_rendering_ids, True),
+    "diff-keepfirst-every-rendering-ids": ("/diff", gen_keepfirst_every_rendering_ids, True),
+    "diff-alternate-inserts-ids": ("/diff", gen_alternate_inserts_ids, True),
     "diff-duplicate-ids": ("/diff", gen_diff_duplicates, True),
     "diff-keepfirst-duplicates": ("/diff", gen_diff_keepfirst, True),
     "diff-with-layout": ("/diff", gen_diff_with_layout, True),

@@ -141,6 +141,24 @@ def main() -> int:
                    f"{type(operation).__name__} carries op {operation.op.value}")
     check("POST /diff sequential: all eight operations, each its own model", every_operation)
 
+    # Ranges and ids: every range kind decodes as its own model, ids beside every entry.
+    def ranges_with_ids():
+        body = request(DiffRequest, {
+            "old": {"sections": [{"id": "a", "items": [{"id": 1}, {"id": 2}, {"id": 3}]}, {"id": "b", "items": []},
+                                 {"id": "c", "title": "C", "items": [{"id": 4}]}]},
+            "new": {"sections": [{"id": "c", "title": "C2", "items": [{"id": 4, "x": 1}]}, {"id": "e", "items": []},
+                                 {"id": "a", "items": [{"id": 3}, {"id": 8}, {"id": 9}]}]},
+            "options": {"renderings": ["staged", "sequential", "ranges"], "ids": True}})
+        decoded = answer(diff.sync_detailed(client=client, body=body), DiffResponse, 200)
+        expect(all(not isinstance(stage.ids, Unset) for stage in decoded.staged), "a stage without ids")
+        kinds = {type(operation).__name__ for operation in decoded.ranges}
+        expect(kinds == {"RemoveSections", "RemoveElements", "MoveSection", "InsertSections", "InsertElements",
+                         "UpdateElements", "UpdateSections"}, f"range kinds {sorted(kinds)}")
+        ids = [i for operation in decoded.ranges
+               for i in (operation.ids if hasattr(operation, "ids") else [operation.id])]
+        expect(ids == ["b", 1, 2, "a", "e", 8, 9, 4, "c"], f"ids {ids}")
+    check("POST /diff ranges with ids: each range its own model, ids beside every entry", ranges_with_ids)
+
     # Layouts in /diff: a named section, paged, a full-width item (column null).
     settings = {"containerWidth": 375, "scale": 3, "columns": 2, "columnSpacing": 8, "itemSpacing": 8}
 

@@ -64,17 +64,19 @@ public enum DiffEndpoint {
         statistics.compute = lap()
         defer { statistics.write = lap() }
         // Room for the fixed part (counts and up to five stages of eight names: ~1 KB), up to ~48 bytes a change per
-        // rendering and ~128 bytes a laid-out item, so that the answer is written without growing the buffer: a
-        // buffer that doubles holds its old and new copies at once (pages it never touches cost no memory).
+        // rendering (~72 with ids) and ~128 bytes a laid-out item, so that the answer is written without growing the
+        // buffer: a buffer that doubles holds its old and new copies at once (pages it never touches cost no memory).
         let layoutItems = layouts.isEmpty ? 0 : request.new.itemCount
-        let perChange = 48 * options.renderings.count * (options.pretty ? 2 : 1)
+        let perChange = (options.ids ? 72 : 48) * options.renderings.count * (options.pretty ? 2 : 1)
         // A JSON Patch holds inserted items and sections whole: at most the body's bytes.
         let patchValues = options.renderings.contains(.jsonPatch) ? body.count : 0
         var writer = JSONWriter(
             pretty: options.pretty,
             capacity: 1024 + difference.counts.total * perChange + layoutItems * 128 + patchValues)
         writer.beginObject()
-        difference.writeMembers(into: &writer, renderings: options.renderings, reportDropped: policy == .keepFirst)
+        difference.writeMembers(
+            into: &writer, renderings: options.renderings, reportDropped: policy == .keepFirst,
+            ids: options.ids ? SubjectIDs(request, dropped: difference.droppedDuplicates) : nil)
         if options.changedMembers || options.renderings.contains(.jsonPatch) {
             let updated = UpdatedMembers(difference, old: request.old, new: request.new)
             if options.renderings.contains(.jsonPatch) {

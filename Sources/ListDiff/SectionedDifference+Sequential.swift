@@ -13,16 +13,10 @@ extension SectionedDifference {
         var operations: [SequentialChange] = []
         operations.reserveCapacity(counts.total)
 
-        for section in m.sourceSectionTarget.indices.reversed() where m.sourceSectionTarget[section].isAbsent {
+        forEachRemoval { section in
             operations.append(.removeSection(section))
-        }
-        for section in m.sourceSectionTarget.indices {
-            guard let compactSection = sourceSectionCompact[section].index else { continue }
-            let start = m.sourceSectionStart[section]
-            for element in (start..<m.sourceSectionStart[section + 1]).reversed()
-            where sourceElementCompact[element].isAbsent {
-                operations.append(.removeElement(ElementPath(element: element - start, section: compactSection)))
-            }
+        } element: { path, compactSection in
+            operations.append(.removeElement(ElementPath(element: path.element, section: compactSection)))
         }
         appendSectionMoves(to: &operations)
         for (section, source) in m.targetSectionSource.enumerated() where source.isAbsent {
@@ -39,6 +33,23 @@ extension SectionedDifference {
             operations.append(.updateSection(section))
         }
         return operations
+    }
+
+    /// Calls `section` with each deleted source section, descending, then `element` with the source path of each
+    /// deleted element of a surviving section and that section's index after the section deletions, section by
+    /// section and descending within each: the order of the sequential removals (and of their subjects).
+    func forEachRemoval(section: (Int) -> Void, element: (_ path: ElementPath, _ compactSection: Int) -> Void) {
+        let m = matching
+        for index in m.sourceSectionTarget.indices.reversed() where m.sourceSectionTarget[index].isAbsent {
+            section(index)
+        }
+        for index in m.sourceSectionTarget.indices {
+            guard let compactSection = sourceSectionCompact[index].index else { continue }
+            let start = m.sourceSectionStart[index]
+            for flat in (start..<m.sourceSectionStart[index + 1]).reversed() where sourceElementCompact[flat].isAbsent {
+                element(ElementPath(element: flat - start, section: index), compactSection)
+            }
+        }
     }
 
     /// Appends the section moves, after the section removals: the list then holds the surviving sections in

@@ -10,10 +10,12 @@
 /// values "moved" to the index they came from. That number is not always zero: in `[x0, x1, x2, x3] →
 /// [N, x3, x2, x0, x1]` the only minimal choice keeps `x0, x1`, and `x2` moves from index 2 to index 2.
 ///
-/// Two renderings describe the same change:
+/// Three renderings describe the same change:
 /// - ``staged``: up to five stages, each one safe UIKit batch update (DifferenceKit's order and names);
 /// - ``sequential``: a flat list of operations where each index refers to the state the previous
-///   operations left, as RecyclerView and DiffUtil expect.
+///   operations left, as RecyclerView and DiffUtil expect (``sequentialSubjects`` names what each concerns);
+/// - ``ranges``: the same operations with runs of adjacent removals, insertions or updates merged, as
+///   RecyclerView's `notifyItemRange*` calls expect.
 ///
 /// ```swift
 /// let difference = try SectionedDifference(from: [1, 2, 3], to: [3, 2, 1])

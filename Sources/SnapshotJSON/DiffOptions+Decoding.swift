@@ -27,15 +27,17 @@ extension DiffOptions {
                     duplicates = value
                 }
             case "pretty":
-                pretty = Self.decodeBoolean(&reader, path: path, violations: &violations) ?? pretty
+                if let value = Self.decodeBoolean(&reader, path: path, violations: &violations) { pretty = value }
+            case "ids":
+                if let value = Self.decodeBoolean(&reader, path: path, violations: &violations) { ids = value }
             case "changedMembers":
-                changedMembers = Self.decodeBoolean(&reader, path: path, violations: &violations) ?? changedMembers
+                if let value = Self.decodeBoolean(&reader, path: path, violations: &violations) { changedMembers = value }
             case "layouts":
                 layouts = reader
                 reader.skip()
             default:
                 violations.append(Violation(path: path,
-                                            message: "unknown option; expected \"renderings\", \"duplicates\", \"pretty\", \"changedMembers\" or \"layouts\""))
+                                            message: "unknown option; expected \"renderings\", \"duplicates\", \"pretty\", \"ids\", \"changedMembers\" or \"layouts\""))
                 reader.skip()
             }
         }

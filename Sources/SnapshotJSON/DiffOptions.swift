@@ -11,6 +11,8 @@ public struct DiffOptions: Hashable, Sendable {
     public var duplicates: DuplicatePolicy
     /// Whether to indent the response. `"pretty"`, default `false`.
     public var pretty: Bool
+    /// Whether every entry of the renderings names its item's or section's id. `"ids"`, default `false`.
+    public var ids: Bool
     /// Whether to list, for every updated item and section, the top-level members whose values differ.
     /// `"changedMembers"`, default `false`.
     public var changedMembers = false
@@ -23,11 +25,15 @@ public struct DiffOptions: Hashable, Sendable {
     ///   - renderings: The renderings to return; must not be empty.
     ///   - duplicates: What to do with repeated ids.
     ///   - pretty: Whether to indent the response.
-    public init(renderings: [Rendering] = [.staged], duplicates: DuplicatePolicy = .reject, pretty: Bool = false) {
+    ///   - ids: Whether every entry of the renderings names its item's or section's id.
+    public init(
+        renderings: [Rendering] = [.staged], duplicates: DuplicatePolicy = .reject, pretty: Bool = false, ids: Bool = false
+    ) {
         precondition(!renderings.isEmpty, "at least one rendering")
         self.renderings = renderings
         self.duplicates = duplicates
         self.pretty = pretty
+        self.ids = ids
         self.layouts = []
     }
 }

@@ -33,6 +33,12 @@ struct Diff: ParsableCommand {
     @Flag(help: "List the top-level members that differ in every updated item and section.")
     var changedMembers = false
 
+    @Flag(help: "Include the ranges rendering (runs of removals, insertions and updates merged).")
+    var ranges = false
+
+    @Flag(help: "Name the section or item id beside every entry of the renderings.")
+    var ids = false
+
     @Flag(help: "Keep the first occurrence of a repeated id instead of rejecting the snapshots.")
     var keepFirst = false
 
@@ -42,7 +48,7 @@ struct Diff: ParsableCommand {
     func validate() throws {
         if request != nil {
             guard snapshots.isEmpty else { throw ValidationError("give either --request or two snapshot files, not both") }
-            guard !staged && !sequential && !jsonPatch && !changedMembers && !keepFirst && !pretty else {
+            guard !staged && !sequential && !ranges && !jsonPatch && !ids && !changedMembers && !keepFirst && !pretty else {
                 throw ValidationError("with --request, options belong in the request's \"options\"")
             }
         } else if snapshots.count != 2 {
@@ -69,11 +75,12 @@ struct Diff: ParsableCommand {
             let new = try read(snapshots[1])
             files = [(snapshots[0], old), (snapshots[1], new)]
             var renderings: [String] = []
-            if staged || !(sequential || jsonPatch) { renderings.append("\"staged\"") }
+            if staged || !(sequential || ranges || jsonPatch) { renderings.append("\"staged\"") }
             if sequential { renderings.append("\"sequential\"") }
+            if ranges { renderings.append("\"ranges\"") }
             if jsonPatch { renderings.append("\"jsonPatch\"") }
             let options = "{\"renderings\":[\(renderings.joined(separator: ","))],\"duplicates\":\"\(keepFirst ? "keepFirst" : "reject")\","
-                + "\"changedMembers\":\(changedMembers),\"pretty\":\(pretty)}"
+                + "\"pretty\":\(pretty),\"ids\":\(ids),\"changedMembers\":\(changedMembers)}"
             body = Array("{\"old\":".utf8) + old + Array(",\"new\":".utf8) + new + Array(",\"options\":\(options)}".utf8)
         }
         let response = DiffEndpoint.respond(to: body, cursors: cursors)

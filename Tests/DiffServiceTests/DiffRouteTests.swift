@@ -91,6 +91,77 @@ import TestSupport
         #expect(answer.keys == ["counts", "staged", "sequential"])
     }
 
+    @Test func rangesMergeAThousandAppendedItemsIntoOneOperation() throws {
+        let (_, answer) = try diff(
+            diffBody(old: items(Array(0..<10)), new: items(Array(0..<1010)), options: #"{"renderings": ["ranges"]}"#))
+        let expected = try JSON(parsing: """
+            {"counts": \(Self.counts(["elementInserted": 1000])),
+             "ranges": [{"op": "insertElements", "path": [0, 10], "count": 1000}]}
+            """)
+        #expect(answer == expected)
+    }
+
+    @Test func rangesMergeRunsWithinASectionAndNeverMoves() throws {
+        let (_, answer) = try diff(
+            diffBody(
+                old: items([1, 2, 3, 4, 5, 6, 7]), new: #"{"items": [{"id": 7}, {"id": 1, "v": 1}, {"id": 8}, {"id": 9}, {"id": 5, "v": 1}, {"id": 6, "v": 1}]}"#,
+                options: #"{"renderings": ["ranges"], "ids": true}"#))
+        // Remove 4, 3, 2 (one run, listed in index order), move 7 to the front, insert 8, 9 at 2...3, update 5, 6 at 4...5.
+        let expected = try JSON(parsing: """
+            [{"op": "removeElements", "path": [0, 1], "count": 3, "ids": [2, 3, 4]},
+             {"op": "moveElement", "from": [0, 3], "to": [0, 0], "id": 7},
+             {"op": "insertElements", "path": [0, 2], "count": 2, "ids": [8, 9]},
+             {"op": "updateElements", "path": [0, 1], "count": 1, "ids": [1]},
+             {"op": "updateElements", "path": [0, 4], "count": 2, "ids": [5, 6]}]
+            """)
+        #expect(answer["ranges"] == expected)
+    }
+
+    /// `"ids": true` names the section or item of every entry of every rendering: old ids for deletions and
+    /// stage-1 updates, new ids for the rest (a move's item at its target).
+    @Test func idsNameEveryEntryOfEveryRendering() throws {
+        let body = Self.sectioned.replacingOccurrences(
+            of: #"{"renderings": ["staged", "sequential"]}"#, with: #"{"renderings": ["staged", "sequential", "ranges"], "ids": true}"#)
+        let (_, answer) = try diff(body)
+        let idLists = answer["staged"]?.array?.map { stage in stage["ids"]?.keys.sorted().filter { stage["ids"]?[$0]?.array?.isEmpty == false }.map { "\($0): \(stage["ids"]![$0]!)" } }
+        #expect(idLists == [
+            ["elementUpdated: [1]"], ["elementDeleted: [2]", "sectionDeleted: [\"b\"]"],
+            ["sectionInserted: [\"e\"]", "sectionMoved: [\"a\"]"], ["elementMoved: [4,6]"], ["sectionUpdated: [\"c\"]"],
+        ])
+        #expect(answer["sequential"]?.array?.map { $0["id"] } == [
+            .string("b"), .integer(2), .string("a"), .string("e"), .integer(4), .integer(6), .integer(1), .string("c"),
+        ])
+        #expect(answer["ranges"]?.array?.map { $0["ids"] ?? $0["id"] } == [
+            .array([.string("b")]), .array([.integer(2)]), .string("a"), .array([.string("e")]), .integer(4), .integer(6),
+            .array([.integer(1)]), .array([.string("c")]),
+        ])
+        let (_, plain) = try diff(Self.sectioned)
+        #expect(answer["sequential"]?.array?.map { $0.removing("id") } == plain["sequential"]?.array)
+    }
+
+    @Test func idsSkipWhatKeepFirstDroppedAndAreNullForABareListsSection() throws {
+        let body = diffBody(
+            old: #"{"items": [{"id": 1}, {"id": "a"}, {"id": 1, "v": 2}, {"id": 2}, {"id": 3}]}"#,
+            new: #"{"items": [{"id": 1}, {"id": "a"}, {"id": 3}]}"#,
+            options: #"{"duplicates": "keepFirst", "renderings": ["sequential"], "ids": true}"#)
+        let (_, answer) = try diff(body)
+        #expect(answer["sequential"] == (try JSON(parsing: #"[{"op": "removeElement", "path": [0, 2], "id": 2}]"#)))
+        let (_, sections) = try diff(
+            diffBody(old: items([1]), new: #"{"sections": [{"id": "s", "items": []}]}"#,
+                     options: #"{"renderings": ["ranges"], "ids": true}"#))
+        #expect(sections["ranges"] == (try JSON(parsing: """
+            [{"op": "removeSections", "section": 0, "count": 1, "ids": [null]},
+             {"op": "insertSections", "section": 0, "count": 1, "ids": ["s"]}]
+            """)))
+    }
+
+    @Test func idsFalseIsTheDefaultAnswerByteForByte() throws {
+        let (plain, _) = try diff(Self.sectioned)
+        let (explicit, _) = try diff(
+            Self.sectioned.replacingOccurrences(of: #""sequential"]}"#, with: #""sequential"], "ids": false}"#))
+        #expect(plain.body == explicit.body)
+    }
+
     @Test func sequentialRenderingAloneLeavesOutStaged() throws {
         let (_, answer) = try diff(
             diffBody(old: items([1, 2]), new: items([2, 3]), options: #"{"renderings": ["sequential"]}"#))

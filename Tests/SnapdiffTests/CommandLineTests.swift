@@ -163,12 +163,17 @@ private func file(_ name: String, _ text: String) throws -> String {
         #expect(run.error == "snapdiff: \(old) is empty; expected a JSON object\n", "\(run.error)")
     }
 
-    @Test func validFilesDiffAsTheEndpointDoes() throws {
+    @Test(arguments: [
+        (["--sequential"], #"{"renderings": ["sequential"]}"#),
+        (["--ranges", "--ids"], #"{"renderings": ["ranges"], "ids": true}"#),
+        (["--sequential", "--ranges"], #"{"renderings": ["sequential", "ranges"]}"#),
+    ])
+    func validFilesDiffAsTheEndpointDoes(flags: [String], options: String) throws {
         let old = try file("old.json", #"{"items": [{"id": 1}, {"id": 2}]}"#)
-        let new = try file("new.json", #"{"items": [{"id": 2}, {"id": 1}]}"#)
-        let run = try snapdiff(["diff", old, new, "--sequential"])
+        let new = try file("new.json", #"{"items": [{"id": 2}, {"id": 1}, {"id": 3}, {"id": 4}]}"#)
+        let run = try snapdiff(["diff", old, new] + flags)
         #expect(run.status == 0, "\(run.error)")
-        let body = #"{"old": {"items": [{"id": 1}, {"id": 2}]}, "new": {"items": [{"id": 2}, {"id": 1}]}, "options": {"renderings": ["sequential"]}}"#
+        let body = #"{"old": {"items": [{"id": 1}, {"id": 2}]}, "new": {"items": [{"id": 2}, {"id": 1}, {"id": 3}, {"id": 4}]}, "options": \#(options)}"#
         #expect(run.output == String(decoding: DiffEndpoint.respond(to: Array(body.utf8)).body, as: UTF8.self) + "\n")
     }
 

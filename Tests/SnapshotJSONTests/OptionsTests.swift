@@ -8,12 +8,14 @@ import Testing
         #expect(request.options.renderings == [.staged])
         #expect(request.options.duplicates == .reject)
         #expect(request.options.pretty == false)
+        #expect(request.options.ids == false)
     }
 
     @Test func readsEveryOption() throws {
         let request = try Fixtures.request(oldItems: "", newItems: "",
-                                           options: #"{"pretty":true,"renderings":["sequential","staged"],"duplicates":"keepFirst"}"#)
-        #expect(request.options == DiffOptions(renderings: [.sequential, .staged], duplicates: .keepFirst, pretty: true))
+                                           options: #"{"pretty":true,"renderings":["sequential","ranges","staged"],"duplicates":"keepFirst","ids":true}"#)
+        #expect(request.options == DiffOptions(renderings: [.sequential, .ranges, .staged], duplicates: .keepFirst, pretty: true, ids: true))
+        #expect(try Fixtures.request(oldItems: "", newItems: "", options: #"{"ids":false}"#).options == DiffOptions())
         #expect(try Fixtures.request(oldItems: "", newItems: "", options: "{}").options == DiffOptions())
     }
 
@@ -21,14 +23,22 @@ import Testing
         (#"[]"#, [Violation(path: "options", message: "expected object, found array")]),
         (#"{"renderings":[],"duplicates":"keepLast","pretty":"yes","layout":1}"#, [
             Violation(path: "options.duplicates", message: #"expected "reject" or "keepFirst", found "keepLast""#),
-            Violation(path: "options.layout", message: #"unknown option; expected "renderings", "duplicates", "pretty", "changedMembers" or "layouts""#),
+            Violation(path: "options.layout", message: #"unknown option; expected "renderings", "duplicates", "pretty", "ids", "changedMembers" or "layouts""#),
             Violation(path: "options.pretty", message: "expected boolean, found string"),
             Violation(path: "options.renderings", message: "expected at least one rendering"),
         ]),
         (#"{"renderings":["staged","staged"]}"#,
          [Violation(path: "options.renderings[1]", message: #"duplicate rendering "staged""#)]),
         (#"{"renderings":["staged",1]}"#,
-         [Violation(path: "options.renderings[1]", message: #"expected "staged", "sequential" or "jsonPatch", found number"#)]),
+         [Violation(path: "options.renderings[1]", message: #"expected "staged", "sequential", "ranges" or "jsonPatch", found number"#)]),
+        (#"{"renderings":["range"]}"#,
+         [Violation(path: "options.renderings[0]", message: #"expected "staged", "sequential", "ranges" or "jsonPatch", found "range""#)]),
+        (#"{"renderings":["ranges","ranges"]}"#,
+         [Violation(path: "options.renderings[1]", message: #"duplicate rendering "ranges""#)]),
+        (#"{"ids":"true"}"#, [Violation(path: "options.ids", message: "expected boolean, found string")]),
+        (#"{"ids":1}"#, [Violation(path: "options.ids", message: "expected boolean, found number")]),
+        (#"{"ids":null}"#, [Violation(path: "options.ids", message: "expected boolean, found null")]),
+        (#"{"ids":true,"ids":true}"#, [Violation(path: "options.ids", message: "duplicate member name", byteOffset: 61)]),
         (#"{"renderings":"staged"}"#, [Violation(path: "options.renderings", message: "expected array, found string")]),
         (#"{"pretty":true,"pretty":false}"#, [Violation(path: "options.pretty", message: "duplicate member name", byteOffset: 64)]),
     ] as [(String, [Violation])])

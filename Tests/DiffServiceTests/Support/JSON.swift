@@ -54,6 +54,13 @@ enum JSON: Equatable, Sendable, Decodable, CustomStringConvertible {
         return nil
     }
 
+    /// The object without `member` (any other value unchanged).
+    func removing(_ member: String) -> JSON {
+        guard case .object(var members) = self else { return self }
+        members[member] = nil
+        return .object(members)
+    }
+
     var string: String? { if case .string(let value) = self { value } else { nil } }
     var int: Int? { if case .integer(let value) = self { value } else { nil } }
     var array: [JSON]? { if case .array(let value) = self { value } else { nil } }

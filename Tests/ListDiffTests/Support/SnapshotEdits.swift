@@ -80,6 +80,18 @@ struct SnapshotPair: Sendable, CustomStringConvertible {
             case 10 where sections.count > 1:  // swap two sections
                 let (i, j) = (a % sections.count, b % sections.count)
                 sections.swapAt(i, j)
+            case 11 where !sections.isEmpty:  // insert a run of fresh items
+                let s = a % sections.count
+                let run = (0..<(1 + b % 6)).map { _ in Item(id: fresh()) }
+                sections[s].elements.insert(contentsOf: run, at: (a / 7) % (sections[s].elements.count + 1))
+            case 12 where !itemPaths.isEmpty:  // delete a run of items
+                let path = itemPaths[a % itemPaths.count]
+                let end = min(path.element + 1 + b % 6, sections[path.section].elements.count)
+                sections[path.section].elements.removeSubrange(path.element..<end)
+            case 13 where !itemPaths.isEmpty:  // update a run of items
+                let path = itemPaths[a % itemPaths.count]
+                let end = min(path.element + 1 + b % 6, sections[path.section].elements.count)
+                for element in path.element..<end { sections[path.section].elements[element].content = version }
             default:
                 continue
             }
@@ -87,13 +99,14 @@ struct SnapshotPair: Sendable, CustomStringConvertible {
         target = sections
     }
 
-    /// A generator of pairs: up to `maxSections` sections of up to `maxItems` items, up to `maxEdits` edits.
-    static func generator(maxSections: Int = 5, maxItems: Int = 7, maxEdits: Int = 14)
+    /// A generator of pairs: up to `maxSections` sections of up to `maxItems` items, up to `maxEdits` edits;
+    /// with `runs`, edits also insert, delete and update runs of adjacent items.
+    static func generator(maxSections: Int = 5, maxItems: Int = 7, maxEdits: Int = 14, runs: Bool = false)
         -> Generator<SnapshotPair, some Sequence & SendableMetatype>
     {
         zip(
             Gen.int(in: 0...maxItems).array(of: 0...maxSections),
-            zip(Gen.int(in: 0...10), Gen.int(in: 0...999), Gen.int(in: 0...999)).array(of: 0...maxEdits)
+            zip(Gen.int(in: 0...(runs ? 13 : 10)), Gen.int(in: 0...999), Gen.int(in: 0...999)).array(of: 0...maxEdits)
         ).map { sizes, edits in SnapshotPair(sizes: sizes, edits: edits) }
     }
 }

@@ -248,6 +248,46 @@ await check("POST /diff sequential: all eight operations, each its own case") {
     try expect(kinds == every, "operations \(kinds.sorted())")
 }
 
+// Ranges and ids: every range kind decodes as its own case, and ids come back as the ids sent.
+await check("POST /diff ranges with ids: each range its own case, ids beside every entry") {
+    let request = Schemas.DiffRequest(
+        old: .sections([
+            .init(id: "a", items: [try item(1), try item(2), try item(3)]), .init(id: "b", items: []),
+            .init(id: "c", items: [try item(4)], additionalProperties: try .init(unvalidatedValue: ["title": "C"])),
+        ]),
+        new: .sections([
+            .init(id: "c", items: [try item(4, ["x": 1])], additionalProperties: try .init(unvalidatedValue: ["title": "C2"])),
+            .init(id: "e", items: []),
+            .init(id: "a", items: [try item(3), try item(8), try item(9)]),
+        ]),
+        options: .init(renderings: [.staged, .sequential, .ranges], ids: true))
+    let (output, body) = try await exchange { try await client.diff(body: .json(request)) }
+    guard case .ok(let ok) = output else { throw unexpected(output) }
+    let diff = try ok.body.json
+    try expectReencodes(diff, to: body)
+    try expect((diff.staged ?? []).allSatisfy { $0.ids != nil }, "a stage without ids")
+    var kinds = Set<String>()
+    var ids: [Schemas.Id?] = []
+    for range in diff.ranges ?? [] {
+        switch range {
+        case .removeSections(let change): kinds.insert(change.op.rawValue); ids += (change.ids ?? []).map(\.id)
+        case .removeElements(let change): kinds.insert(change.op.rawValue); ids += change.ids ?? []
+        case .moveSection(let change): kinds.insert(change.op.rawValue); ids.append(change.id?.id)
+        case .insertSections(let change): kinds.insert(change.op.rawValue); ids += (change.ids ?? []).map(\.id)
+        case .moveElement(let change): kinds.insert(change.op.rawValue); ids.append(change.id)
+        case .insertElements(let change): kinds.insert(change.op.rawValue); ids += change.ids ?? []
+        case .updateElements(let change): kinds.insert(change.op.rawValue); ids += change.ids ?? []
+        case .updateSections(let change): kinds.insert(change.op.rawValue); ids += (change.ids ?? []).map(\.id)
+        }
+    }
+    let every: Set = [
+        "removeSections", "removeElements", "moveSection", "insertSections", "insertElements", "updateElements",
+        "updateSections",
+    ]
+    try expect(kinds == every, "ranges \(kinds.sorted())")
+    try expect(ids == ["b", 1, 2, "a", "e", 8, 9, 4, "c"], "ids \(ids)")
+}
+
 let settings = Schemas.LayoutSettings(
     containerWidth: 375, scale: 3, columns: 2, columnSpacing: 8, itemSpacing: 8)
 
