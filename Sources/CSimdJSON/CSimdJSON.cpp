@@ -1088,7 +1088,8 @@ struct CSimdJSON_Parser {
 
     /// CSimdJSON_Children: the members or elements of a container walked before.
     const CSimdJSON_Child *childrenOf(const uint8_t *bytes, size_t offset, size_t length, size_t capacity,
-                                      bool canonical, size_t *count, const uint8_t **text) {
+                                      bool canonical, const char *uncanonical, size_t *count,
+                                      const uint8_t **text) {
         reset();
         input = reinterpret_cast<const char *>(bytes + offset);
         inputLength = length;
@@ -1102,7 +1103,12 @@ struct CSimdJSON_Parser {
                 forEachElement(root, [&](ondemand::value &element) { readChild({}, element, canonical); });
             } else {
                 forEachMember(root, [&](std::string_view key, int64_t, ondemand::value &member) {
-                    readChild(key, member, canonical);
+                    bool encoded = canonical;
+                    for (const char *name = uncanonical; encoded && name != nullptr && *name != 0;
+                         name += std::strlen(name) + 1) {
+                        encoded = key != name;
+                    }
+                    readChild(key, member, encoded);
                 });
             }
         } catch (...) {  // only std::bad_alloc can happen: the text was validated by the parse that found it
@@ -1325,8 +1331,9 @@ int CSimdJSON_SameItemContent(CSimdJSON_Parser *parser, const uint8_t *bytesA, s
 }
 
 const CSimdJSON_Child *CSimdJSON_Children(CSimdJSON_Parser *parser, const uint8_t *bytes, size_t offset, size_t length,
-                                          size_t capacity, int canonical, size_t *count, const uint8_t **text) {
-    return parser->childrenOf(bytes, offset, length, capacity, canonical != 0, count, text);
+                                          size_t capacity, int canonical, const char *uncanonical, size_t *count,
+                                          const uint8_t **text) {
+    return parser->childrenOf(bytes, offset, length, capacity, canonical != 0, uncanonical, count, text);
 }
 
 uint64_t CSimdJSON_Hash(const uint8_t *bytes, size_t length) { return csimdjson::hashBytes(bytes, length); }

@@ -78,10 +78,12 @@ public enum DiffEndpoint {
             into: &writer, renderings: options.renderings, reportDropped: policy == .keepFirst,
             ids: options.ids ? SubjectIDs(request, dropped: difference.droppedDuplicates) : nil)
         if options.changedMembers || options.renderings.contains(.jsonPatch) {
-            let updated = UpdatedMembers(difference, old: request.old, new: request.new)
+            let sequential = difference.sequential
+            let updated = UpdatedMembers(difference, sequential: sequential, old: request.old, new: request.new)
             if options.renderings.contains(.jsonPatch) {
                 writer.key("jsonPatch")
-                difference.writeJSONPatch(old: request.old, new: request.new, updated: updated, into: &writer)
+                difference.writeJSONPatch(
+                    old: request.old, new: request.new, sequential: sequential, updated: updated, into: &writer)
             }
             if options.changedMembers {
                 writer.key("changedMembers")

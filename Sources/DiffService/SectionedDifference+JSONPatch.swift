@@ -15,9 +15,12 @@ extension SectionedDifference {
     /// - Parameters:
     ///   - old: The old snapshot, as read from the request.
     ///   - new: The new snapshot, as read from the request.
+    ///   - sequential: The difference's ``sequential`` operations.
     ///   - updated: The updated members (``UpdatedMembers``).
     ///   - writer: The writer, positioned at the value.
-    func writeJSONPatch(old: Snapshot, new: Snapshot, updated: UpdatedMembers, into writer: inout JSONWriter) {
+    func writeJSONPatch(
+        old: Snapshot, new: Snapshot, sequential: [SequentialChange], updated: UpdatedMembers, into writer: inout JSONWriter
+    ) {
         writer.beginArray()
         defer { writer.endArray() }
         let newSections = new.sectionTexts ?? []  // inserted sections are copied whole
@@ -43,8 +46,6 @@ extension SectionedDifference {
             writer.patch(.remove, pointer.section(section))
         }
         let sent = SentPositions(new, dropped: droppedDuplicates.target)
-        var sectionUpdates = updated.sections.makeIterator()
-        var elementUpdates = updated.elements.makeIterator()
         var insertedWhole = Set<Int>()  // sections (as sent) added with their text, dropped duplicates included
         for change in sequential {
             switch change {
@@ -56,8 +57,7 @@ extension SectionedDifference {
             case .moveSection(let move):
                 writer.patch(.move, pointer.section(move.target), from: pointer.section(move.source))
             case .updateSection(let index):
-                // `updated` lists the same updates in the same (ascending) order.
-                writer.patchMembers(sectionUpdates.next()?.changes ?? [], of: pointer.section(index))
+                writer.patchMembers(updated.changes(ofSection: index), of: pointer.section(index))
             case .removeElement(let path):
                 writer.patch(.remove, pointer.element(path.section, path.element))
             case .insertElement(let path):
@@ -68,7 +68,7 @@ extension SectionedDifference {
                     .move, pointer.element(move.target.section, move.target.element),
                     from: pointer.element(move.source.section, move.source.element))
             case .updateElement(let path):
-                writer.patchMembers(elementUpdates.next()?.changes ?? [], of: pointer.element(path.section, path.element))
+                writer.patchMembers(updated.changes(ofElement: path), of: pointer.element(path.section, path.element))
             }
         }
         // The new document's dropped duplicates, in ascending order: sections first, then elements.

@@ -9,16 +9,38 @@ struct UpdatedMembers {
     var sections: [(index: Int, changes: [MemberChange])] = []
     /// Each updated element's path and changed members, in path order.
     var elements: [(path: ElementPath, changes: [MemberChange])] = []
+    /// Where each updated section's entry is in ``sections``, by index.
+    private var sectionEntries: [Int: Int] = [:]
+    /// Where each updated element's entry is in ``elements``, by path.
+    private var elementEntries: [ElementPath: Int] = [:]
+
+    /// The changed members of the updated section at `index`.
+    ///
+    /// - Precondition: The difference updates that section.
+    func changes(ofSection index: Int) -> [MemberChange] {
+        guard let entry = sectionEntries[index] else { preconditionFailure("section \(index) is not updated") }
+        return sections[entry].changes
+    }
+
+    /// The changed members of the updated element at `path`.
+    ///
+    /// - Precondition: The difference updates that element.
+    func changes(ofElement path: ElementPath) -> [MemberChange] {
+        guard let entry = elementEntries[path] else { preconditionFailure("element \(path) is not updated") }
+        return elements[entry].changes
+    }
 
     /// Compares the old and new versions of every item and section the difference updates.
     ///
+    /// - Parameter sequential: The difference's ``SectionedDifference/sequential`` operations (computed once by
+    ///   the caller, who writes them too).
     /// - Complexity: O(*n*) in the old snapshot's items, plus the lengths of the updated items and sections.
-    init(_ difference: SectionedDifference, old: Snapshot, new: Snapshot) {
+    init(_ difference: SectionedDifference, sequential: [SequentialChange], old: Snapshot, new: Snapshot) {
         let oldPositions = OldVersions(old, dropped: difference.droppedDuplicates.source)
         let sent = SentPositions(new, dropped: difference.droppedDuplicates.target)
         var updatedItems: [(path: ElementPath, item: WireItem)] = []
         var sectionTexts: (old: [JSONText], new: [JSONText])?  // made once, when a section is updated
-        for change in difference.sequential {
+        for change in sequential {
             switch change {
             case .updateSection(let index):
                 if sectionTexts == nil { sectionTexts = (old.sectionTexts ?? [], new.sectionTexts ?? []) }
@@ -44,7 +66,9 @@ struct UpdatedMembers {
             elements.append((path, changes))
         }
         sections.sort { $0.index < $1.index }
-        elements.sort { ($0.path.section, $0.path.element) < ($1.path.section, $1.path.element) }
+        elements.sort { $0.path < $1.path }
+        sectionEntries = Dictionary(uniqueKeysWithValues: sections.enumerated().map { ($1.index, $0) })
+        elementEntries = Dictionary(uniqueKeysWithValues: elements.enumerated().map { ($1.path, $0) })
     }
 }
 

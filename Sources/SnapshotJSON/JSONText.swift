@@ -8,9 +8,10 @@ public struct JSONText: Sendable {
     /// The value's bytes, exactly as sent (sharing the body's storage).
     public var bytes: ArraySlice<UInt8> { text.slice(range) }
 
-    /// The members of the object, or the elements of the array, in the order written.
-    func children(canonical: Bool) -> [JSONChild] {
-        text.children(at: range.lowerBound, count: range.count, canonical: canonical)
+    /// The members of the object, or the elements of the array, in the order written; the members named in
+    /// `uncanonical` without their encoding.
+    func children(canonical: Bool, uncanonical: [String] = []) -> [JSONChild] {
+        text.children(at: range.lowerBound, count: range.count, canonical: canonical, uncanonical: uncanonical)
     }
 
     /// The top-level members whose values differ between the object `old` and this one (two objects of one
@@ -19,8 +20,8 @@ public struct JSONText: Sendable {
     ///
     /// - Complexity: O(*n* + *m*) in the objects' lengths (each is read once and its values canonicalised).
     public func memberChanges(from old: JSONText, ignoring ignored: Set<String> = []) -> [MemberChange] {
-        let oldMembers = old.children(canonical: true).filter { !ignored.contains($0.name) }
-        let newMembers = children(canonical: true).filter { !ignored.contains($0.name) }
+        let oldMembers = old.children(canonical: true, uncanonical: Array(ignored)).filter { !ignored.contains($0.name) }
+        let newMembers = children(canonical: true, uncanonical: Array(ignored)).filter { !ignored.contains($0.name) }
         // Member names are unique in a validated object.
         let oldValues = Dictionary(uniqueKeysWithValues: oldMembers.map { ($0.name, $0.canonical) })
         var changes: [MemberChange] = []

@@ -60,10 +60,10 @@ final class RequestText: Sendable {
     }
 
     /// The members of the object, or the elements of the array, whose text is at `offset ..< offset + count`.
-    func children(at offset: Int, count: Int, canonical: Bool) -> [JSONChild] {
+    func children(at offset: Int, count: Int, canonical: Bool, uncanonical: [String]) -> [JSONChild] {
         precondition(offset >= 0 && count >= 0 && offset + count <= bytes.count, "range outside the body")
         let parser = SimdJSONParser.borrow()
         defer { parser.recycle() }
-        return parser.children(of: bytes, offset ..< offset + count, canonical: canonical)
+        return parser.children(of: bytes, offset ..< offset + count, canonical: canonical, uncanonical: uncanonical)
     }
 }

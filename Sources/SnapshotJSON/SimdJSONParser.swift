@@ -80,15 +80,19 @@ struct SimdJSONParser {
     /// The members of the object, or the elements of the array, whose text is `bytes[range]` (validated by an
     /// earlier parse), in the order written: each name (empty for an element), the range of its value's text in
     /// `bytes`, and, when `canonical`, the value's canonical encoding. `bytes` holds its padding as spare
-    /// capacity.
-    func children(of bytes: [UInt8], _ range: Range<Int>, canonical: Bool) -> [JSONChild] {
-        bytes.withUnsafeBufferPointer { buffer in
+    /// capacity. Members named in `uncanonical` are read without their encoding (empty).
+    func children(of bytes: [UInt8], _ range: Range<Int>, canonical: Bool, uncanonical: [String] = []) -> [JSONChild] {
+        // Each name ended by a NUL, the list by an empty name.
+        let names = uncanonical.map { $0 + "\0" }.joined() + "\0"
+        return bytes.withUnsafeBufferPointer { buffer in
             var count = 0
             var text: UnsafePointer<UInt8>?
             guard
-                let children = CSimdJSON_Children(
-                    pointer, buffer.baseAddress, range.lowerBound, range.count, bytes.capacity, canonical ? 1 : 0,
-                    &count, &text)
+                let children = names.withCString({ names in
+                    CSimdJSON_Children(
+                        pointer, buffer.baseAddress, range.lowerBound, range.count, bytes.capacity, canonical ? 1 : 0,
+                        names, &count, &text)
+                })
             else { fatalError("out of memory while reading the contents of a value of \(range.count) bytes") }
             func slice(_ offset: UInt64, _ length: UInt64) -> UnsafeBufferPointer<UInt8> {
                 UnsafeBufferPointer(start: text.map { $0 + Int(offset) }, count: Int(length))

@@ -254,13 +254,15 @@ typedef struct CSimdJSON_Child {
  * The members of the object, or the elements of the array, whose text is `bytes[offset ..< offset + length]` (a
  * value a parse of the same bytes validated), in the order written: each member's name, the raw text of its
  * value and, when `canonical` is nonzero, the value's canonical encoding (two values are deeply equal exactly
- * when their encodings are). `capacity >= offset + length + CSimdJSON_PADDING` bytes must be readable. Returns
- * the children (*count of them) and sets *text to the buffer holding names and encodings, all valid until the
- * next call on the handle; NULL when memory is exhausted. Invalidates what the handle's last parse returned
+ * when their encodings are), except for the members named in `uncanonical` (names each ended by a NUL, the list
+ * by an empty name; NULL for none), whose values are only read. `capacity >= offset + length + CSimdJSON_PADDING` bytes must be readable.
+ * Returns the children (*count of them) and sets *text to the buffer holding names and encodings, all valid until
+ * the next call on the handle; NULL when memory is exhausted. Invalidates what the handle's last parse returned
  * (take its arena first: CSimdJSON_TakeArena).
  */
 const CSimdJSON_Child *CSimdJSON_Children(CSimdJSON_Parser *parser, const uint8_t *bytes, size_t offset, size_t length,
-                                          size_t capacity, int canonical, size_t *count, const uint8_t **text);
+                                          size_t capacity, int canonical, const char *uncanonical, size_t *count,
+                                          const uint8_t **text);
 
 /** The 64-bit hash CSimdJSON_Content.hash holds for a canonical encoding, of any bytes. */
 uint64_t CSimdJSON_Hash(const uint8_t *bytes, size_t length);
