@@ -1,8 +1,9 @@
 import MicroHTTP
 
 /// One route of the service: its path, its method (and those every route answers, ``allowedMethods``), its label
-/// in the metrics, its name among the index's links, the memory a request needs, and what answers it. ``ServiceRouter/routes`` lists them all; routing, the metrics' route labels,
-/// the links of `GET /` and the test against `openapi.yaml` all read that one table.
+/// in the metrics, its name among the index's links, the memory a request needs, and what answers it.
+/// ``ServiceRouter/routes`` lists them all; routing, the metrics' route labels, the links of `GET /` and the test
+/// against `openapi.yaml` all read that one table.
 struct Route: Sendable {
     /// The exact path, e.g. `"/diff"` (the query is not part of it).
     var path: String

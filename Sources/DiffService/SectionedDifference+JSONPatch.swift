@@ -19,7 +19,8 @@ extension SectionedDifference {
     ///   - updated: The updated members (``UpdatedMembers``).
     ///   - writer: The writer, positioned at the value.
     func writeJSONPatch(
-        old: Snapshot, new: Snapshot, sequential: [SequentialChange], updated: UpdatedMembers, into writer: inout JSONWriter
+        old: Snapshot, new: Snapshot, sequential: [SequentialChange], updated: UpdatedMembers,
+        into writer: inout JSONWriter
     ) {
         writer.beginArray()
         defer { writer.endArray() }
@@ -62,7 +63,8 @@ extension SectionedDifference {
                 writer.patch(.remove, pointer.element(path.section, path.element))
             case .insertElement(let path):
                 let (section, element) = sent.element(path)
-                writer.patch(.add, pointer.element(path.section, path.element), value: new.sections[section].items[element].wireJSON)
+                let value = new.sections[section].items[element].wireJSON
+                writer.patch(.add, pointer.element(path.section, path.element), value: value)
             case .moveElement(let move):
                 writer.patch(
                     .move, pointer.element(move.target.section, move.target.element),
@@ -76,7 +78,8 @@ extension SectionedDifference {
             writer.patch(.add, pointer.section(section), value: newSections[section].bytes)
         }
         for path in droppedDuplicates.target.elements where !insertedWhole.contains(path.section) {
-            writer.patch(.add, pointer.element(path.section, path.element), value: new.sections[path.section].items[path.element].wireJSON)
+            let value = new.sections[path.section].items[path.element].wireJSON
+            writer.patch(.add, pointer.element(path.section, path.element), value: value)
         }
     }
 }
@@ -114,7 +117,8 @@ private enum PatchOperation: String {
 extension JSONWriter {
     /// Writes one operation: `{"op": …, "from": …, "path": …, "value": …}`.
     fileprivate mutating func patch(
-        _ operation: PatchOperation, _ path: String, from: String? = nil, writeValue: ((inout JSONWriter) -> Void)? = nil
+        _ operation: PatchOperation, _ path: String, from: String? = nil,
+        writeValue: ((inout JSONWriter) -> Void)? = nil
     ) {
         inline { writer in
             writer.beginObject()

@@ -62,7 +62,9 @@ struct UpdatedMembers {
         let oldItems = oldPositions.items(matching: updatedItems.map(\.item))
         for ((path, item), oldItem) in zip(updatedItems, oldItems) {
             var changes: [MemberChange] = []
-            if let text = item.json, let oldText = oldItem?.json { changes = text.memberChanges(from: oldText, ignoring: ["id"]) }
+            if let text = item.json, let oldText = oldItem?.json {
+                changes = text.memberChanges(from: oldText, ignoring: ["id"])
+            }
             elements.append((path, changes))
         }
         sections.sort { $0.index < $1.index }
@@ -114,7 +116,9 @@ private struct OldVersions {
         for (sectionIndex, section) in snapshot.sections.enumerated() where !goneSections.contains(sectionIndex) {
             for (index, item) in section.items.enumerated() {
                 let position = numbered ? wantedNumbers[item.identityNumber] : wantedIDs[item.id]
-                guard let position, found[position] == nil, !goneElements.contains([sectionIndex, index]) else { continue }
+                guard let position, found[position] == nil, !goneElements.contains([sectionIndex, index]) else {
+                    continue
+                }
                 found[position] = item
             }
         }

@@ -20,8 +20,9 @@ public struct JSONText: Sendable {
     ///
     /// - Complexity: O(*n* + *m*) in the objects' lengths (each is read once and its values canonicalised).
     public func memberChanges(from old: JSONText, ignoring ignored: Set<String> = []) -> [MemberChange] {
-        let oldMembers = old.children(canonical: true, uncanonical: Array(ignored)).filter { !ignored.contains($0.name) }
-        let newMembers = children(canonical: true, uncanonical: Array(ignored)).filter { !ignored.contains($0.name) }
+        let skipped = Array(ignored)  // read, not canonicalised (a section's items)
+        let oldMembers = old.children(canonical: true, uncanonical: skipped).filter { !ignored.contains($0.name) }
+        let newMembers = children(canonical: true, uncanonical: skipped).filter { !ignored.contains($0.name) }
         // Member names are unique in a validated object.
         let oldValues = Dictionary(uniqueKeysWithValues: oldMembers.map { ($0.name, $0.canonical) })
         var changes: [MemberChange] = []
