@@ -669,7 +669,8 @@ def run_checks(checker: Checker, server: Server):
         slow.stop()
 
     # CORS: a server that allows one origin. A preflight from it gets the Options response's CORS headers, an
-    # actual answer (here a 405) the origin and the exposed headers, and another origin none of them.
+    # actual answer (here a 405) the origin and the exposed headers, and another origin none of them. Every answer
+    # of a route varies by Origin and (compression is on) Accept-Encoding, in one Vary line.
     app = "https://app.example.com"
     cors = Server(server.binary, "--max-body-bytes", str(BODY_LIMIT), "--cors-allow-origin", app)
     cors.start()
@@ -684,17 +685,18 @@ def run_checks(checker: Checker, server: Server):
             path="/diff", method="OPTIONS", status=204, extra=cors_errors({
                 "Access-Control-Allow-Origin": app, "Access-Control-Allow-Methods": "POST",
                 "Access-Control-Allow-Headers": "Content-Type, X-Request-ID, Content-Encoding",
-                "Access-Control-Max-Age": "600", "Vary": "Origin", "Allow": "POST, OPTIONS"}))
+                "Access-Control-Max-Age": "600", "Vary": "Origin, Accept-Encoding", "Allow": "POST, OPTIONS"}))
         checker.check("OPTIONS /healthz preflight from another origin has no CORS headers", once_on(
             cors.port, "OPTIONS", "/healthz", headers={"Origin": "https://evil.example",
                                                        "Access-Control-Request-Method": "GET"}),
             path="/healthz", method="OPTIONS", status=204, extra=cors_errors({
-                "Access-Control-Allow-Origin": None, "Access-Control-Allow-Methods": None, "Vary": "Origin"}))
+                "Access-Control-Allow-Origin": None, "Access-Control-Allow-Methods": None,
+                "Vary": "Origin, Accept-Encoding"}))
         checker.check("405 from an allowed origin carries the CORS headers", once_on(
             cors.port, "GET", "/layout", headers={"Origin": app}), path="/layout", method="GET", status=405,
             problem="method-not-allowed", extra=cors_errors({
                 "Access-Control-Allow-Origin": app, "Access-Control-Expose-Headers": "X-Request-ID, Retry-After",
-                "Vary": "Origin"}))
+                "Vary": "Origin, Accept-Encoding"}))
     finally:
         cors.stop()
 
