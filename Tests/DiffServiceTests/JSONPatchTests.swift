@@ -98,6 +98,62 @@ import TestSupport
         try checkPatch(old: Self.render(old, bare: bare), new: Self.render(new, bare: bare))
     }
 
+    /// Over the same random cases, `changedMembers` names exactly the updated items and sections, each with exactly
+    /// the top-level members whose values differ (compared here on the parsed JSON).
+    @Test(arguments: 0 ..< 150) func changedMembersAreTheMembersThatDiffer(seed: Int) throws {
+        var random = SplitMix(seed: UInt64(seed) &* 0x9E37_79B9_7F4A_7C15)
+        let bare = seed % 5 == 0
+        let oldSnapshot = Self.snapshot(bare: bare, using: &random)
+        let newSnapshot = Self.edit(oldSnapshot, bare: bare, using: &random)
+        let (oldText, newText) = (Self.render(oldSnapshot, bare: bare), Self.render(newSnapshot, bare: bare))
+        let answer = try answer(old: oldText, new: newText, options: #"{"changedMembers": true}"#)
+        let (old, new) = (try JSON(parsing: oldText), try JSON(parsing: newText))
+        let sections = { (snapshot: JSON) -> [JSON] in
+            if case .array(let list)? = snapshot["sections"] { return list }
+            return [.object(["items": snapshot["items"] ?? .array([])])]
+        }
+        func items(_ section: JSON) -> [JSON] { if case .array(let list)? = section["items"] { list } else { [] } }
+        func differing(_ a: JSON, _ b: JSON, ignoring: Set<String>) -> Set<String> {
+            guard case .object(let x) = a, case .object(let y) = b else { return [] }
+            return Set(x.keys).union(y.keys).subtracting(ignoring).filter { x[$0] != y[$0] }
+        }
+        var expectedElements: [String: Set<String>] = [:]
+        var expectedSections: [Int: Set<String>] = [:]
+        let oldItems = Dictionary(uniqueKeysWithValues: sections(old).flatMap(items).map { ($0["id"]!.description, $0) })
+        let oldSections = Dictionary(uniqueKeysWithValues: sections(old).map { ($0["id"]?.description ?? "", $0) })
+        for (s, section) in sections(new).enumerated() {
+            if let before = oldSections[section["id"]?.description ?? ""] {
+                let names = differing(before, section, ignoring: ["id", "items"])
+                if !names.isEmpty { expectedSections[s] = names }
+                for (e, item) in items(section).enumerated() {
+                    guard let previous = oldItems[item["id"]!.description] else { continue }
+                    let names = differing(previous, item, ignoring: ["id"])
+                    if !names.isEmpty { expectedElements["\(s),\(e)"] = names }
+                }
+            }
+        }
+        var reportedElements: [String: Set<String>] = [:]
+        var reportedSections: [Int: Set<String>] = [:]
+        func members(_ entry: JSON) -> Set<String> {
+            guard case .array(let names)? = entry["members"] else { return [] }
+            var set = Set<String>()
+            for case .string(let name) in names { set.insert(name) }
+            return set
+        }
+        if case .array(let list)? = answer["changedMembers"]?["elements"] {
+            for entry in list {
+                guard case .array(let path)? = entry["path"], case .integer(let s) = path[0], case .integer(let e) = path[1]
+                else { continue }
+                reportedElements["\(s),\(e)"] = members(entry)
+            }
+        }
+        if case .array(let list)? = answer["changedMembers"]?["sections"] {
+            for entry in list { if case .integer(let s)? = entry["section"] { reportedSections[s] = members(entry) } }
+        }
+        #expect(reportedElements == expectedElements, "\(oldText)\n\(newText)")
+        #expect(reportedSections == expectedSections, "\(oldText)\n\(newText)")
+    }
+
     private typealias Section = (id: Int, title: Int, items: [(id: Int, value: Int)])
 
     private static func snapshot(bare: Bool, using random: inout SplitMix) -> [Section] {
