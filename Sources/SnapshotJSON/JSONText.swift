@@ -20,14 +20,17 @@ public struct JSONText: Sendable {
     ///
     /// - Complexity: O(*n* + *m*) in the objects' lengths (each is read once and its values canonicalised).
     public func memberChanges(from old: JSONText, ignoring ignored: Set<String> = []) -> [MemberChange] {
+        // Names are compared by their UTF-8 bytes, as JSON compares them: Swift's String equality would take "é"
+        // and "e\u{301}" (two members of one object) for one name.
+        let ignoredNames = Set(ignored.map { Array($0.utf8) })
         let skipped = Array(ignored)  // read, not canonicalised (a section's items)
-        let oldMembers = old.children(canonical: true, uncanonical: skipped).filter { !ignored.contains($0.name) }
-        let newMembers = children(canonical: true, uncanonical: skipped).filter { !ignored.contains($0.name) }
+        let oldMembers = old.children(canonical: true, uncanonical: skipped).filter { !ignoredNames.contains(Array($0.name.utf8)) }
+        let newMembers = children(canonical: true, uncanonical: skipped).filter { !ignoredNames.contains(Array($0.name.utf8)) }
         // Member names are unique in a validated object.
-        let oldValues = Dictionary(uniqueKeysWithValues: oldMembers.map { ($0.name, $0.canonical) })
+        let oldValues = Dictionary(uniqueKeysWithValues: oldMembers.map { (Array($0.name.utf8), $0.canonical) })
         var changes: [MemberChange] = []
         for member in newMembers {
-            guard let previous = oldValues[member.name] else {
+            guard let previous = oldValues[Array(member.name.utf8)] else {
                 changes.append(MemberChange(name: member.name, kind: .added, value: text.slice(member.value)))
                 continue
             }
@@ -35,8 +38,8 @@ public struct JSONText: Sendable {
                 changes.append(MemberChange(name: member.name, kind: .replaced, value: text.slice(member.value)))
             }
         }
-        let newNames = Set(newMembers.map(\.name))
-        for member in oldMembers where !newNames.contains(member.name) {
+        let newNames = Set(newMembers.map { Array($0.name.utf8) })
+        for member in oldMembers where !newNames.contains(Array(member.name.utf8)) {
             changes.append(MemberChange(name: member.name, kind: .removed, value: nil))
         }
         return changes

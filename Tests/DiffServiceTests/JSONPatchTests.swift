@@ -48,6 +48,19 @@ import TestSupport
         #expect(answer["jsonPatch"] == expected)
     }
 
+    /// "é" and "e\u0301" are two member names in JSON (their bytes differ) though Swift's `==` takes them for one.
+    @Test func canonicallyEquivalentNamesAreTwoMembers() throws {
+        // (Not through checkPatch: the test's own JSON objects are keyed by String, and would merge the two.)
+        let answer = try answer(
+            old: #"{"items":[{"id":1,"\u00e9":1,"e\u0301":2}]}"#, new: #"{"items":[{"id":1,"\u00e9":1,"e\u0301":3}]}"#,
+            options: #"{"renderings": ["jsonPatch"]}"#)
+        guard case .array(let operations)? = answer["jsonPatch"], operations.count == 1,
+            case .string(let path)? = operations[0]["path"]
+        else { Issue.record("one operation expected: \(answer)"); return }
+        #expect(Array(path.utf8) == Array("/items/0/e\u{301}".utf8))
+        #expect(operations[0]["value"] == .integer(3))
+    }
+
     @Test func membersInAnotherOrderAreNoUpdate() throws {
         let answer = try checkPatch(
             old: #"{"items":[{"id":1,"a":{"x":1,"y":[true]},"b":2}]}"#, new: #"{"items":[{"b":2,"a":{"y":[true],"x":1.0},"id":1}]}"#)
