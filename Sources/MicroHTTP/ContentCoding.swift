@@ -42,35 +42,79 @@ struct UnsupportedContentCoding: Error {
 /// not list. An element that breaks the grammar (`coding [ OWS ";" OWS "q=" qvalue ]`, a qvalue being 0 to 1
 /// with at most three decimals) is ignored, and the rest of the field still counts.
 public struct AcceptEncoding: Sendable, Hashable {
-    /// The weight of each coding listed (lowercased, `x-gzip` as `gzip`), `*` included.
-    public private(set) var weights: [String: Int] = [:]
+    /// The weights, in thousandths, of the codings that matter here as listed (`x-gzip` as `gzip`; the higher
+    /// when one is listed twice), and of `*`; `nil` when not listed. Other codings are read and ignored.
+    private var gzip: Int?, identity: Int?, any: Int?
 
     /// Parses the value of an `Accept-Encoding` field.
     /// - Parameter value: The field value; an empty one allows identity only.
     public init(_ value: String) {
-        self.init(elements: HTTPHeaders(dictionaryLiteral: ("Accept-Encoding", value)).listElements(named: "accept-encoding"))
-    }
-
-    private init(elements: [String]) {
-        for element in elements {
-            guard let (coding, weight) = Self.element(element) else { continue }
-            let name = coding == "x-gzip" ? "gzip" : coding
-            weights[name] = max(weights[name] ?? 0, weight)  // listed twice (gzip, x-gzip): the higher
-        }
+        self.init(values: [value])
     }
 
     /// The field of a request, or `nil` when it has none (the client states no preference).
     /// - Parameter headers: The request's headers.
     public init?(of headers: HTTPHeaders) {
-        guard headers.fields.contains(where: { $0.hasName("accept-encoding") }) else { return nil }
-        self.init(elements: headers.listElements(named: "accept-encoding"))
+        let values = headers.fields.filter { $0.hasName("accept-encoding") }.map(\.value)
+        guard !values.isEmpty else { return nil }
+        self.init(values: values)
+    }
+
+    /// Reads every element of the values, in place as bytes: `Accept-Encoding` comes with most requests, and
+    /// `String` and `Substring` splits cost thousands of instructions per field.
+    private init(values: [String]) {
+        for var value in values {
+            value.withUTF8 { bytes in
+                var start = 0
+                for end in 0 ... bytes.count where end == bytes.count || bytes[end] == UInt8(ascii: ",") {
+                    record(UnsafeBufferPointer(rebasing: bytes[start ..< end]))
+                    start = end + 1
+                }
+            }
+        }
+    }
+
+    /// Records one element, `coding [ OWS ";" OWS "q=" qvalue ]` with OWS around it, unless it breaks that grammar.
+    private mutating func record(_ element: UnsafeBufferPointer<UInt8>) {
+        var element = Self.trimmed(element[...])
+        guard !element.isEmpty else { return }
+        var weight = 1000
+        if let semicolon = element.firstIndex(of: UInt8(ascii: ";")) {
+            let parameter = Self.trimmed(element[(semicolon + 1)...])
+            element = Self.trimmed(element[..<semicolon])
+            guard parameter.count >= 2, asciiLowercase(parameter[parameter.startIndex]) == UInt8(ascii: "q"),
+                parameter[parameter.startIndex + 1] == UInt8(ascii: "="),
+                let q = Self.qvalue(parameter.dropFirst(2))
+            else { return }
+            weight = q
+        }
+        guard !element.isEmpty, element.allSatisfy(isTokenCharacter) else { return }
+        func named(_ name: StaticString) -> Bool {
+            let expected = UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount)
+            return element.elementsEqual(expected) { asciiLowercase($0) == $1 }
+        }
+        if named("gzip") || named("x-gzip") {
+            gzip = max(gzip ?? 0, weight)
+        } else if named("identity") {
+            identity = max(identity ?? 0, weight)
+        } else if named("*") {
+            any = max(any ?? 0, weight)
+        }
+    }
+
+    /// `bytes` without the spaces and tabs (OWS) at either end.
+    private static func trimmed(_ bytes: Slice<UnsafeBufferPointer<UInt8>>) -> Slice<UnsafeBufferPointer<UInt8>> {
+        var bytes = bytes
+        while let first = bytes.first, first == 0x20 || first == 0x09 { bytes = bytes.dropFirst() }
+        while let last = bytes.last, last == 0x20 || last == 0x09 { bytes = bytes.dropLast() }
+        return bytes
     }
 
     /// The weight of `coding` in thousandths (0 = not acceptable): its own, else that of `*`, else 0 for gzip and
     /// 1 for identity (acceptable unless refused, RFC 9110 §12.5.3, but preferred least).
     public func weight(of coding: ContentCoding) -> Int {
-        if let own = weights[coding.rawValue] { return own }
-        if let any = weights["*"] { return any }
+        if let own = coding == .gzip ? gzip : identity { return own }
+        if let any { return any }
         return coding == .identity ? 1 : 0
     }
 
@@ -85,36 +129,20 @@ public struct AcceptEncoding: Sendable, Hashable {
     /// identity listed).
     public var allowsIdentity: Bool { weight(of: .identity) > 0 }
 
-    /// One element: its coding, lowercased, and weight; `nil` when it breaks the grammar.
-    private static func element(_ element: String) -> (String, Int)? {
-        let parts = element.split(separator: ";", omittingEmptySubsequences: false).map { $0.trimmingSpaces() }
-        let coding = parts[0].lowercased()
-        guard !coding.isEmpty, coding.utf8.allSatisfy(isTokenCharacter) else { return nil }
-        switch parts.count {
-        case 1: return (coding, 1000)
-        case 2:
-            let parameter = parts[1]
-            guard parameter.count >= 2, parameter.utf8.first.map(asciiLowercase) == UInt8(ascii: "q"),
-                parameter.utf8.dropFirst().first == UInt8(ascii: "="), let weight = qvalue(parameter.dropFirst(2)[...])
-            else { return nil }
-            return (coding, weight)
-        default: return nil
-        }
-    }
-
     /// A qvalue (`0` to `1` with up to three decimals) in thousandths, or `nil`.
-    static func qvalue(_ text: Substring) -> Int? {
-        let bytes = Array(text.utf8)
+    private static func qvalue<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> Int? {
         guard let first = bytes.first, first == UInt8(ascii: "0") || first == UInt8(ascii: "1") else { return nil }
         var decimals = bytes.dropFirst()
         if !decimals.isEmpty {
-            guard decimals.removeFirst() == UInt8(ascii: "."), decimals.count <= 3,
-                decimals.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") })
-            else { return nil }
+            guard decimals.first == UInt8(ascii: "."), decimals.count <= 4 else { return nil }
+            decimals = decimals.dropFirst()
+            guard decimals.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else { return nil }
         }
         var thousandths = Int(first - UInt8(ascii: "0")) * 1000
-        for (position, digit) in decimals.enumerated() {
-            thousandths += Int(digit - UInt8(ascii: "0")) * [100, 10, 1][position]
+        var scale = 100
+        for digit in decimals {
+            thousandths += Int(digit - UInt8(ascii: "0")) * scale
+            scale /= 10
         }
         return thousandths <= 1000 ? thousandths : nil
     }
