@@ -20,6 +20,7 @@ public enum ContentCoding: String, Sendable, Hashable, CaseIterable {
     /// - Parameter headers: The request's headers.
     /// - Returns: The coding, or the field's value when it names any other coding, or more than one.
     static func ofRequestBody(_ headers: HTTPHeaders) -> Result<ContentCoding, UnsupportedContentCoding> {
+        guard headers.fields.contains(where: { $0.hasName("content-encoding") }) else { return .success(.identity) }
         let codings = headers.listElements(named: "content-encoding").filter { $0.lowercased() != "identity" }
         guard let coding = codings.first else { return .success(.identity) }
         guard codings.count == 1, ["gzip", "x-gzip"].contains(coding.lowercased()) else {
@@ -55,9 +56,8 @@ public struct AcceptEncoding: Sendable, Hashable {
     /// The field of a request, or `nil` when it has none (the client states no preference).
     /// - Parameter headers: The request's headers.
     public init?(of headers: HTTPHeaders) {
-        let values = headers.fields.filter { $0.hasName("accept-encoding") }.map(\.value)
-        guard !values.isEmpty else { return nil }
-        self.init(values: values)
+        guard headers.fields.contains(where: { $0.hasName("accept-encoding") }) else { return nil }
+        self.init(values: headers.fields.filter { $0.hasName("accept-encoding") }.map(\.value))
     }
 
     /// Reads every element of the values, in place as bytes: `Accept-Encoding` comes with most requests, and

@@ -50,9 +50,10 @@ func decode(
 ///
 /// When no coding is acceptable (`identity;q=0` with gzip refused), the answer goes without one: RFC 9110
 /// §12.5.3 prefers that to a 406.
-func encode(_ response: HTTPResponse, for state: RequestState, context: ServerContext) -> HTTPResponse {
-    guard context.compressionLevel > 0, response.headers["content-encoding"] == nil else { return response }
+func encode(_ response: consuming HTTPResponse, for state: RequestState, context: ServerContext) -> HTTPResponse {
+    // Consumed, so that adding Vary changes the handler's own headers rather than a copy of them.
     var response = response
+    guard context.compressionLevel > 0, response.headers["content-encoding"] == nil else { return response }
     if let vary = response.headers["vary"] {
         if !vary.lowercased().contains("accept-encoding") {
             response.headers.replaceOrAdd(name: "Vary", value: vary + ", Accept-Encoding")
