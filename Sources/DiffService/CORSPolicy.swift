@@ -145,7 +145,9 @@ public struct CORSPolicy: Sendable, Hashable {
         switch allowedOrigins {
         case .any: return "*"
         case .only(let origins):
-            guard let origin else { return nil }
+            // Browsers send origins in ASCII (hosts in punycode); Unicode lowercasing would take the Kelvin sign
+            // for a "k".
+            guard let origin, origin.utf8.allSatisfy({ $0 < 0x80 }) else { return nil }
             let lowered = origin.lowercased()
             return origins.contains(lowered) ? origin : nil
         }

@@ -33,6 +33,7 @@ struct SentPositions {
     /// The sent section and element index of the kept element at `path`.
     func element(_ path: ElementPath) -> (section: Int, element: Int) {
         let section = section(path.section)
+        guard !elements.isEmpty else { return (section, path.element) }  // nothing dropped: no lookup per id
         return (section, elements[section]?[path.element] ?? path.element)
     }
 }

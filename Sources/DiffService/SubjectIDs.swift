@@ -8,41 +8,20 @@ import SnapshotJSON
 /// `null` for the implicit section of a bare item list. A class, so that the renderings' writers take an optional
 /// one as one pointer: without `ids`, the default path pays a nil check and nothing more.
 public final class SubjectIDs: Sendable {
-    /// Per snapshot (source, target): each diffed section's id.
-    private let sectionIDs: (source: [SectionID], target: [SectionID])
-    /// Per snapshot: each diffed section's items.
-    private let items: (source: [[WireItem]], target: [[WireItem]])
+    /// The snapshots as sent, and where each diffed position lies in them.
+    private let source: (snapshot: Snapshot, positions: SentPositions)
+    private let target: (snapshot: Snapshot, positions: SentPositions)
 
     /// The ids of the request's snapshots as diffed.
     ///
     /// - Parameters:
     ///   - request: The request.
     ///   - dropped: What the difference dropped from each (``SectionedDifference/droppedDuplicates``).
-    /// - Complexity: O(*s*) in the number of sections, or O(*n*) in the number of items when something was dropped.
+    /// - Complexity: O(1), or O(*n*) in the number of items of the sections that lost some when something was
+    ///   dropped.
     public init(_ request: DiffRequest, dropped: DroppedDuplicates) {
-        let source = Self.kept(request.old, without: dropped.source)
-        let target = Self.kept(request.new, without: dropped.target)
-        sectionIDs = (source.ids, target.ids)
-        items = (source.items, target.items)
-    }
-
-    private static func kept(_ snapshot: Snapshot, without dropped: DroppedDuplicates.Positions)
-        -> (ids: [SectionID], items: [[WireItem]])
-    {
-        guard !dropped.isEmpty else { return (snapshot.sections.map(\.id), snapshot.sections.map(\.items)) }
-        let droppedSections = Set(dropped.sections)
-        var droppedElements: [Int: Set<Int>] = [:]
-        for path in dropped.elements { droppedElements[path.section, default: []].insert(path.element) }
-        var ids: [SectionID] = [], items: [[WireItem]] = []
-        for (index, section) in snapshot.sections.enumerated() where !droppedSections.contains(index) {
-            ids.append(section.id)
-            guard let gone = droppedElements[index] else {
-                items.append(section.items)
-                continue
-            }
-            items.append(section.items.indices.filter { !gone.contains($0) }.map { section.items[$0] })
-        }
-        return (ids, items)
+        source = (request.old, SentPositions(request.old, dropped: dropped.source))
+        target = (request.new, SentPositions(request.new, dropped: dropped.target))
     }
 
     /// Writes the id of the section or item at `subject`.
@@ -52,10 +31,13 @@ public final class SubjectIDs: Sendable {
     ///   - writer: Where to write the id.
     public func write(_ subject: ChangeSubject, into writer: inout JSONWriter) {
         switch subject {
-        case .section(let index, .source): sectionIDs.source[index].write(into: &writer)
-        case .section(let index, .target): sectionIDs.target[index].write(into: &writer)
-        case .element(let path, .source): items.source[path.section][path.element].id.write(into: &writer)
-        case .element(let path, .target): items.target[path.section][path.element].id.write(into: &writer)
+        case .section(let index, let role):
+            let side = role == .source ? source : target
+            side.snapshot.sections[side.positions.section(index)].id.write(into: &writer)
+        case .element(let path, let role):
+            let side = role == .source ? source : target
+            let (section, element) = side.positions.element(path)
+            side.snapshot.sections[section].items[element].id.write(into: &writer)
         }
     }
 }

@@ -126,6 +126,12 @@ import TestSupport
         }
     }
 
+    @Test func aNonASCIIOriginIsNotLowercasedIntoAnAllowedOne() {
+        // U+212A KELVIN SIGN lowercases to "k" in Unicode.
+        #expect(Self.listed.allowOrigin(for: "https://app.example.com") == "https://app.example.com")
+        #expect(CORSPolicy(allowedOrigins: .only(["https://k.example"])).allowOrigin(for: "https://\u{212A}.example") == nil)
+    }
+
     @Test func anOriginMayHaveAnUnderscoreInItsHost() {
         #expect(CORSPolicy.defect(of: "https://a_b.example.com") == nil)
     }
