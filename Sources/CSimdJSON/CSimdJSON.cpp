@@ -114,6 +114,9 @@ struct CSimdJSON_Parser {
     std::vector<CSimdJSON_Violation> violations;
     std::string text;
     size_t violationsOmitted = 0;
+    std::vector<CSimdJSON_Value> values;  // CSimdJSON_ParseTree's
+    std::vector<CSimdJSON_Number> numbers;
+    ByteBuffer strings;
 
     // Walk state.
     const char *input = nullptr;
@@ -129,7 +132,6 @@ struct CSimdJSON_Parser {
     std::vector<SeenKey> keyScratch;
     std::vector<SeenKey> repeats;   // names seen twice in one object, reported in document order
     ByteBuffer itemContent;         // CSimdJSON_CanonicalItem's result
-    bool rawItems = false;          // CSimdJSON_Parse: items keep their raw text (see CSimdJSON_Content)
 
     /// What the walk learnt of each raw item (parallel to `items`): an item of the second snapshot whose text is
     /// byte-identical to a clean item of the first, at the same depth, is that item again and is not walked.
@@ -188,6 +190,7 @@ struct CSimdJSON_Parser {
         record.kind = kind;
         record.found = found;
         record.byteOffset = offset;
+        record.valueIndex = values.size();
         record.pathOffset = text.size();
         renderPath(lastStep);
         record.pathLength = uint32_t(text.size() - record.pathOffset);
@@ -401,6 +404,10 @@ struct CSimdJSON_Parser {
     /// A number, reporting an exponent out of range as a violation.
     CSIMDJSON_INLINE NumberToken readCheckedNumber(ondemand::value &value) {
         int64_t offset;
+        return readCheckedNumber(value, offset);
+    }
+
+    CSIMDJSON_INLINE NumberToken readCheckedNumber(ondemand::value &value, int64_t &offset) {
         NumberToken number = readNumber(value, offset);
         if (number.outcome == NumberToken::exponentOutOfRange) {
             violation(CSimdJSON_ViolationExponentRange, CSimdJSON_FoundNumber, offset);
@@ -627,6 +634,16 @@ struct CSimdJSON_Parser {
         return end;
     }
 
+    /// Validates `value`, whose text starts at `start`, as `check` does, and returns its text's length.
+    int64_t checkedLength(ondemand::value &value, int64_t start) {
+        std::string_view raw = value.raw_json_token();  // does not advance
+        char first = raw.empty() ? 0 : raw[0];
+        check(value);
+        if (first == '{' || first == '[') { return endOfValueWalked(start, first == '{' ? '}' : ']') - start; }
+        trimTrailingSpace(raw);  // a scalar's token runs to the next structural character
+        return int64_t(raw.size());
+    }
+
     /// An item whose content is its raw text (CSimdJSON_Parse): every value is validated, nothing is encoded.
     CSIMDJSON_INLINE void walkRawItem(ondemand::value &value) {
         if (!expect(value, ondemand::json_type::object)) { return; }
@@ -682,24 +699,7 @@ struct CSimdJSON_Parser {
         return false;
     }
 
-    CSIMDJSON_INLINE void walkItem(ondemand::value &value) {
-        if (rawItems) {
-            walkRawItem(value);
-            return;
-        }
-        if (!expect(value, ondemand::json_type::object)) { return; }
-        CSimdJSON_Item item{};
-        size_t start = arena.size, base = members.size();
-        arena.push('{');
-        bool hasID = forEachItemMember(value, item, [&](std::string_view key, int64_t keyOffset, ondemand::value &member) {
-            encodeMember(key, keyOffset, member, arena);
-        });
-        finishObject(arena, base);
-        arena.push('}');
-        if (!hasID) { violation(CSimdJSON_ViolationMissingMember, CSimdJSON_FoundNothing, -1, "id"); }
-        item.content = finishContent(start);
-        items.push_back(item);
-    }
+    CSIMDJSON_INLINE void walkItem(ondemand::value &value) { walkRawItem(value); }
 
     void walkItems(ondemand::value &value, size_t section) {
         sections[section].firstItem = items.size();
@@ -815,9 +815,8 @@ struct CSimdJSON_Parser {
             } else if (key == "options" && !seenOptions) {
                 seenOptions = true;
                 result.hasOptions = 1;
-                result.optionsOffset = arena.size;
-                encode(member, arena);
-                result.optionsLength = arena.size - result.optionsOffset;
+                result.optionsOffset = uint64_t(offsetOf(member.raw_json_token().data()));
+                result.optionsLength = uint64_t(checkedLength(member, int64_t(result.optionsOffset)));
             } else if (snapshot != nullptr || key == "options") {
                 duplicate(keyOffset, member);
             } else {
@@ -834,49 +833,33 @@ struct CSimdJSON_Parser {
         }
     }
 
-    /// Any document whose root is an object (CSimdJSON_ParseDocument): encodes the root canonically, except
-    /// a member "items", which is read as a bare item list (ids kept exact, contents encoded per item).
-    void walkDocument() {
-        ondemand::value root;
-        if (!rootObject(root)) { return; }
-        size_t base = members.size();
-        sectionContent.size = 0;  // the root's other members, kept apart from the items' contents
-        sectionContent.push('{');
-        forEachMember(root, [&](std::string_view key, int64_t keyOffset, ondemand::value &member) {
-            if (key == "items" && result.newSnapshot.present) {
-                duplicate(keyOffset, member);
-            } else if (key == "items") {
-                result.newSnapshot.present = 1;
-                result.newSnapshot.firstSection = sections.size();
-                walkBareItems(member);
-                result.newSnapshot.sectionCount = 1;
-            } else {
-                encodeMember(key, keyOffset, member, sectionContent);
-            }
-        });
-        finishObject(sectionContent, base);
-        sectionContent.push('}');
-        result.documentOffset = arena.size;
-        arena.append(sectionContent.data, sectionContent.size);
-        result.documentLength = sectionContent.size;
-        result.hasDocument = 1;
-        requireEnd();
-    }
-
     /// A document that is not an object: validate it, then report it.
     void walkScalarOrArrayRoot(ondemand::json_type type) {
         if (type == ondemand::json_type::array) {
             ondemand::value root;
             if (error_code error = document.get_value().get(root)) { failOn(error, CSimdJSON_SyntaxArray); }
             skip(root);
-        } else if (type == ondemand::json_type::string) {
-            std::string_view string;
-            if (error_code error = document.get_string().get(string)) { failOn(error, CSimdJSON_SyntaxString, 0); }
-        } else if (type == ondemand::json_type::number) {
+            requireEnd();
+        } else {
+            std::string_view unescaped;
+            scalarRoot(type, unescaped);
+        }
+        violation(CSimdJSON_ViolationExpectedObject, foundFor(type), 0);
+    }
+
+    /// A document that is one scalar: validates it to its end and returns its token (a string's unescaped bytes
+    /// in `unescaped`).
+    std::string_view scalarRoot(ondemand::json_type type, std::string_view &unescaped) {
+        std::string_view raw;
+        if (error_code error = document.raw_json_token().get(raw)) { failOn(error, CSimdJSON_SyntaxValue, 0); }
+        if (type == ondemand::json_type::string) {
+            if (error_code error = document.get_string().get(unescaped)) { failOn(error, CSimdJSON_SyntaxString, 0); }
+            requireEnd();
+            return raw;
+        }
+        if (type == ondemand::json_type::number) {
             // raw_json_token does not advance: the token runs to the next structural character, so it ends
             // before the input does exactly when something follows the number.
-            std::string_view raw;
-            if (error_code error = document.raw_json_token().get(raw)) { failOn(error, CSimdJSON_SyntaxNumber, 0); }
             const char *after = raw.data() + raw.size();
             trimTrailingSpace(raw);
             NumberToken number = NumberToken::parse(raw, CSimdJSON_MAX_EXPONENT);
@@ -884,9 +867,9 @@ struct CSimdJSON_Parser {
                 fail(CSimdJSON_StatusSyntax, CSimdJSON_SyntaxNumber, offsetOf(raw.data()) + int64_t(number.errorIndex));
             }
             if (after != input + inputLength) { fail(CSimdJSON_StatusSyntax, CSimdJSON_SyntaxTrailing, offsetOf(after)); }
-            violation(CSimdJSON_ViolationExpectedObject, CSimdJSON_FoundNumber, 0);
-            return;
-        } else if (type == ondemand::json_type::boolean) {
+            return raw;
+        }
+        if (type == ondemand::json_type::boolean) {
             bool flag;
             if (error_code error = document.get_bool().get(flag)) { failOn(error, CSimdJSON_SyntaxLiteral, 0); }
         } else {
@@ -896,7 +879,8 @@ struct CSimdJSON_Parser {
             }
         }
         requireEnd();
-        violation(CSimdJSON_ViolationExpectedObject, foundFor(type), 0);
+        trimTrailingSpace(raw);
+        return raw;
     }
 
     void requireEnd() {
@@ -965,6 +949,9 @@ struct CSimdJSON_Parser {
 
     void reset() {
         result = CSimdJSON_Result{};
+        values.clear();
+        numbers.clear();
+        strings.size = 0;
         arena.size = 0;
         sections.clear();
         items.clear();
@@ -980,34 +967,18 @@ struct CSimdJSON_Parser {
         depth = 0;
     }
 
-    void parse(const uint8_t *bytes, size_t length, size_t capacity, bool wholeDocument) {
-        reset();
-        rawItems = !wholeDocument;
+    /// Iterates `bytes[0 ..< length]` and calls `walk` on the document, recording the outcome in `result`.
+    template <typename Walk> void run(const uint8_t *bytes, size_t length, size_t capacity, Walk &&walk) {
         input = reinterpret_cast<const char *>(bytes);
         inputLength = length;
         try {
-            // Content encodings are about as long as the JSON they come from: reserving once avoids copying
-            // the arena while it grows (untouched pages cost no memory). With raw items it holds only the
-            // sections' contents and the options.
-            if (!rawItems) { arena.reserve(length + 64); }
-            // A large input's item tables are reserved once for the most items it can hold (an item is at least
-            // `{"id":0}` and a separator): growing them by doubling would hold the old and the new copy at once.
-            if (length > kReleaseIndexAbove) {
-                items.reserve(length / 9 + 1);
-                itemFacts.reserve(length / 9 + 1);
-            }
             error_code error = json.iterate(bytes, length, capacity).get(document);
             if (error == EMPTY) {
                 result.status = CSimdJSON_StatusEmpty;
             } else if (error != SUCCESS) {
                 failOn(error, CSimdJSON_SyntaxValue, 0);
-            } else if (wholeDocument) {
-                walkDocument();
             } else {
-                walkRequest();
-            }
-            if (!wholeDocument && result.status == CSimdJSON_StatusOK && violations.empty() && violationsOmitted == 0) {
-                numberIDs();  // for the diff's matching (a layout document's items are not matched)
+                walk();
             }
         } catch (const Abort &) {
         } catch (...) {  // std::bad_alloc from a buffer or a vector
@@ -1023,6 +994,150 @@ struct CSimdJSON_Parser {
             std::vector<ItemFacts>().swap(itemFacts);
         }
         publish();
+    }
+
+    /// CSimdJSON_Parse.
+    void parse(const uint8_t *bytes, size_t length, size_t capacity) {
+        reset();
+        // A large input's item tables are reserved once for the most items it can hold (an item is at least
+        // `{"id":0}` and a separator): growing them by doubling would hold the old and the new copy at once.
+        if (length > kReleaseIndexAbove) {
+            items.reserve(length / 9 + 1);
+            itemFacts.reserve(length / 9 + 1);
+        }
+        run(bytes, length, capacity, [&] {
+            walkRequest();
+            if (violations.empty() && violationsOmitted == 0) { numberIDs(); }  // for the diff's matching
+        });
+    }
+
+    // MARK: Trees (CSimdJSON_ParseTree)
+
+    /// The length of a string token's text (`token` runs from its opening quote to the next structural
+    /// character, so it may end in whitespace).
+    static size_t quotedLength(std::string_view token) {
+        size_t end = token.size();
+        while (end > 1 && token[end - 1] != '"') { --end; }
+        return end;
+    }
+
+    /// Appends a string or a name whose text starts at `offset`, `length` bytes, and whose unescaped bytes are
+    /// `unescaped` (in the input itself when it has no escapes).
+    void addText(uint8_t kind, int64_t offset, size_t length, std::string_view unescaped) {
+        CSimdJSON_Value value{uint32_t(offset), uint32_t(length), UINT32_MAX, 0, kind};
+        if (unescaped.data() != input + offset + 1) {
+            value.extra = uint32_t(strings.size);
+            value.unescapedLength = uint32_t(unescaped.size());
+            strings.append(unescaped.data(), unescaped.size());
+        }
+        values.push_back(value);
+    }
+
+    /// Appends a number whose (trimmed) token starts at `offset`.
+    void addNumber(int64_t offset, const NumberToken &number, size_t length) {
+        CSimdJSON_Number record{};
+        record.negative = number.negative;
+        record.isInteger = number.isInteger;
+        record.outOfRange = number.outcome == NumberToken::exponentOutOfRange;
+        record.digitsOffset = uint32_t(strings.size);
+        if (!record.outOfRange) {
+            std::string_view a, b;
+            record.exponent = number.significant(a, b);
+            strings.append(a.data(), a.size());
+            strings.append(b.data(), b.size());
+        }
+        record.digitCount = uint32_t(strings.size - record.digitsOffset);
+        values.push_back({uint32_t(offset), uint32_t(length), uint32_t(numbers.size()), 0, CSimdJSON_KindNumber});
+        numbers.push_back(record);
+    }
+
+    /// Appends `value` and its descendants, validating them as `check` does.
+    void addValue(ondemand::value &value) {
+        std::string_view raw = value.raw_json_token();  // from the value's first byte; does not advance
+        int64_t offset = offsetOf(raw.data());
+        size_t index = values.size();
+        switch (typeOf(value)) {
+        case ondemand::json_type::object: {
+            values.push_back({uint32_t(offset), 0, 0, 0, CSimdJSON_KindObject});
+            size_t base = keys.size();
+            forEachMember(value, [&](std::string_view key, int64_t keyOffset, ondemand::value &member) {
+                keys.push_back({key.data(), key.size(), keyOffset});
+                // The name's closing quote is the last one before the ':' that precedes the value.
+                const char *at = member.raw_json_token().data();
+                while (*--at != ':') {}
+                while (*--at != '"') {}
+                addText(CSimdJSON_KindName, keyOffset, size_t(at - (input + keyOffset)) + 1, key);
+                addValue(member);
+            });
+            reportRepeatedKeys(base);
+            values[index].length = uint32_t(endOfValueWalked(offset, '}') - offset);
+            values[index].extra = uint32_t(values.size());
+            break;
+        }
+        case ondemand::json_type::array:
+            values.push_back({uint32_t(offset), 0, 0, 0, CSimdJSON_KindArray});
+            forEachElement(value, [&](ondemand::value &element) { addValue(element); });
+            values[index].length = uint32_t(endOfValueWalked(offset, ']') - offset);
+            values[index].extra = uint32_t(values.size());
+            break;
+        case ondemand::json_type::string:
+            addText(CSimdJSON_KindString, offset, quotedLength(raw), readString(value));
+            break;
+        case ondemand::json_type::number: {
+            int64_t at;
+            NumberToken number = readCheckedNumber(value, at);
+            trimTrailingSpace(raw);
+            addNumber(offset, number, raw.size());
+            break;
+        }
+        case ondemand::json_type::boolean: {
+            bool flag = readBool(value);
+            values.push_back({uint32_t(offset), flag ? 4u : 5u, 0, 0, uint8_t(flag ? CSimdJSON_KindTrue : CSimdJSON_KindFalse)});
+            break;
+        }
+        case ondemand::json_type::null:
+            readNull(value);
+            values.push_back({uint32_t(offset), 4, 0, 0, CSimdJSON_KindNull});
+            break;
+        }
+    }
+
+    /// CSimdJSON_ParseTree.
+    void parseTree(const uint8_t *bytes, size_t offset, size_t length, size_t capacity) {
+        reset();
+        run(bytes + offset, length, capacity - offset, [&] {
+            ondemand::json_type type;
+            if (error_code error = document.type().get(type)) { failOn(error, CSimdJSON_SyntaxValue, 0); }
+            if (type == ondemand::json_type::object || type == ondemand::json_type::array) {
+                ondemand::value root;
+                if (error_code error = document.get_value().get(root)) { failOn(error, CSimdJSON_SyntaxValue); }
+                addValue(root);
+                requireEnd();
+                return;
+            }
+            int64_t start = currentOffset();
+            std::string_view unescaped;
+            std::string_view text = scalarRoot(type, unescaped);
+            switch (type) {
+            case ondemand::json_type::string:
+                addText(CSimdJSON_KindString, start, quotedLength(text), unescaped);
+                break;
+            case ondemand::json_type::number: {
+                NumberToken number = NumberToken::parse(text, CSimdJSON_MAX_EXPONENT);
+                if (number.outcome == NumberToken::exponentOutOfRange) {
+                    violation(CSimdJSON_ViolationExponentRange, CSimdJSON_FoundNumber, start);
+                }
+                addNumber(start, number, text.size());
+                break;
+            }
+            case ondemand::json_type::boolean:
+                values.push_back({uint32_t(start), uint32_t(text.size()), 0, 0,
+                                  uint8_t(text[0] == 't' ? CSimdJSON_KindTrue : CSimdJSON_KindFalse)});
+                break;
+            default:
+                values.push_back({uint32_t(start), 4, 0, 0, CSimdJSON_KindNull});
+            }
+        });
     }
 
     static constexpr size_t kReleaseIndexAbove = 4u << 20;
@@ -1258,6 +1373,12 @@ struct CSimdJSON_Parser {
         result.text = reinterpret_cast<const uint8_t *>(text.data());
         result.textLength = text.size();
         result.arenaLength = arena.size;
+        result.values = values.data();
+        result.valueCount = values.size();
+        result.numbers = numbers.data();
+        result.numberCount = numbers.size();
+        result.strings = strings.data;
+        result.stringsLength = strings.size;
     }
 };
 
@@ -1310,13 +1431,13 @@ void CSimdJSON_ParserReturn(CSimdJSON_Parser *parser, size_t maximumIdle, size_t
 
 const CSimdJSON_Result *CSimdJSON_Parse(CSimdJSON_Parser *parser, const uint8_t *bytes, size_t length,
                                         size_t capacity) {
-    parser->parse(bytes, length, capacity, false);
+    parser->parse(bytes, length, capacity);
     return &parser->result;
 }
 
-const CSimdJSON_Result *CSimdJSON_ParseDocument(CSimdJSON_Parser *parser, const uint8_t *bytes, size_t length,
-                                                size_t capacity) {
-    parser->parse(bytes, length, capacity, true);
+const CSimdJSON_Result *CSimdJSON_ParseTree(CSimdJSON_Parser *parser, const uint8_t *bytes, size_t offset,
+                                            size_t length, size_t capacity) {
+    parser->parseTree(bytes, offset, length, capacity);
     return &parser->result;
 }
 

@@ -157,10 +157,11 @@ struct NumberToken {
         return true;
     }
 
-    /// Appends the canonical encoding: sign, significant digits and the exponent of the last digit.
-    void encode(ByteBuffer &out) const {
-        std::string_view a = integerDigits, b = fractionDigits;
-        // Significant digits are a ++ b without leading and trailing zeros.
+    /// The significant digits, `a` followed by `b` (no leading or trailing zeros; both empty for zero), and
+    /// the power of ten of the last one: the value is ±ab × 10^result.
+    int64_t significant(std::string_view &a, std::string_view &b) const {
+        a = integerDigits;
+        b = fractionDigits;
         while (!a.empty() && a.front() == '0') { a.remove_prefix(1); }
         if (a.empty()) { while (!b.empty() && b.front() == '0') { b.remove_prefix(1); } }
         int64_t scale = exponent - int64_t(fractionDigits.size());
@@ -168,6 +169,13 @@ struct NumberToken {
         if (b.empty()) {
             while (!a.empty() && a.back() == '0') { a.remove_suffix(1); ++scale; }
         }
+        return a.empty() && b.empty() ? 0 : scale;
+    }
+
+    /// Appends the canonical encoding: sign, significant digits and the exponent of the last digit.
+    void encode(ByteBuffer &out) const {
+        std::string_view a, b;
+        int64_t scale = significant(a, b);
         if (a.empty() && b.empty()) {
             out.push('0');
             return;

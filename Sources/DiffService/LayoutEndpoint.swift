@@ -51,6 +51,7 @@ public enum LayoutEndpoint {
             case "pageSize": pageSize = errors.integer(&reader, "pageSize")
             case "cursor": cursor = errors.string(&reader, "cursor")
             case "pretty": pretty = errors.boolean(&reader, "pretty") ?? false
+            case "items": break  // (read with the document)
             default:
                 errors.add(JSONPath.member(name, of: ""), "unknown member; expected settings, items, pageSize, cursor or pretty")
                 reader.skip()
@@ -60,7 +61,7 @@ public enum LayoutEndpoint {
         if document.items == nil { errors.add("items", "missing required member") }
         let wireItems = document.items ?? []
         let items = wireItems.enumerated().map { index, item in
-            WaterfallItem.decode(item.content, path: itemPath(index), errors: &errors)
+            WaterfallItem.decode(item.reader, path: itemPath(index), errors: &errors)
         }
         guard errors.isEmpty, let settings else {
             // Out-of-range values are reported with the type errors, not after they are fixed.

@@ -88,11 +88,6 @@ public struct ContentKey: Hashable, Sendable {
     }
 }
 
-extension ContentKey {
-    /// A reader over the content (an item's members other than `id`, as one object).
-    public var reader: CanonicalReader { CanonicalReader(canonicalBytes) }
-}
-
 extension ContentKey: CustomStringConvertible {
     /// `ContentKey(hash: 0x…, 34 bytes)`, with the canonical hash and encoding length.
     public var description: String {

@@ -1,7 +1,7 @@
 import ListDiff
 
 extension DiffOptions {
-    /// Decodes the canonical encoding of an `"options"` value, appending one violation per problem.
+    /// Decodes an `"options"` value, appending one violation per problem.
     ///
     /// To add an option: add a stored property with a default, and a `case` below that reads its value
     /// (`reader.string()`, `.boolean()`, `.integer()`, `.elements`, `.members`) or reports it.
@@ -11,8 +11,9 @@ extension DiffOptions {
     ///   - violations: Where problems are appended.
     ///   - layouts: Receives the `"layouts"` value, if any: the reader decodes it (``layouts``) once the rest of
     ///     the request is known to be valid, since its errors are listed only then.
-    init(decoding reader: inout CanonicalReader, violations: inout [Violation], layouts: inout CanonicalReader?) {
+    init(decoding reader: JSONReader, violations: inout [Violation], layouts: inout JSONReader?) {
         self.init()
+        var reader = reader
         let root = "options"
         guard reader.kind == .object else {
             violations.append(Violation(path: root, message: "expected object, found \(reader.kind)"))
@@ -43,7 +44,7 @@ extension DiffOptions {
         }
     }
 
-    private mutating func decodeRenderings(_ reader: inout CanonicalReader, path: String,
+    private mutating func decodeRenderings(_ reader: inout JSONReader, path: String,
                                            violations: inout [Violation]) {
         guard reader.kind == .array else {
             violations.append(Violation(path: path, message: "expected array, found \(reader.kind)"))
@@ -73,7 +74,7 @@ extension DiffOptions {
     }
 
     /// Reads a boolean, or appends the violation.
-    private static func decodeBoolean(_ reader: inout CanonicalReader, path: String, violations: inout [Violation]) -> Bool? {
+    private static func decodeBoolean(_ reader: inout JSONReader, path: String, violations: inout [Violation]) -> Bool? {
         if let value = reader.boolean() { return value }
         violations.append(Violation(path: path, message: "expected boolean, found \(reader.kind)"))
         reader.skip()
@@ -85,7 +86,7 @@ extension DiffOptions {
 
     /// Reads a string naming one of `choices`, or appends the violation.
     private static func decodeChoice<Value>(
-        _ choices: [(name: String, value: Value)], _ reader: inout CanonicalReader, path: String,
+        _ choices: [(name: String, value: Value)], _ reader: inout JSONReader, path: String,
         violations: inout [Violation]
     ) -> Value? {
         let names = choices.map { JSONString.quoted($0.name) }

@@ -3,7 +3,7 @@ import Waterfall
 extension FieldErrors {
     /// Reads a number exactly as written, or records the error and skips the value: `expected number`, or
     /// too many significant digits to be taken exactly.
-    public mutating func decimal(_ reader: inout CanonicalReader, _ path: String) -> ExactDecimal? {
+    public mutating func decimal(_ reader: inout JSONReader, _ path: String) -> ExactDecimal? {
         guard let (isNegative, digits, exponent) = reader.decimal() else {
             add(path, "expected number, found \(reader.kind.rawValue)")
             reader.skip()

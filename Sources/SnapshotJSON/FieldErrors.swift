@@ -26,10 +26,10 @@ public struct FieldErrors: Sendable {
         if errors.count < Self.listedLimit { errors.append(Violation(path: path(), message: message())) }
     }
 
-    // The readers below read one value of a canonical encoding, or record what is wrong and skip it.
+    // The readers below read one value, or record what is wrong and skip it.
 
     /// Reads a number, or records `expected number` and skips the value.
-    public mutating func number(_ reader: inout CanonicalReader, _ path: String) -> Double? {
+    public mutating func number(_ reader: inout JSONReader, _ path: String) -> Double? {
         if let value = reader.number() {
             guard value.isFinite else {
                 add(path, "number out of range")
@@ -43,7 +43,7 @@ public struct FieldErrors: Sendable {
     }
 
     /// Reads an integer that fits `Int`, or records the error and skips the value.
-    public mutating func integer(_ reader: inout CanonicalReader, _ path: String) -> Int? {
+    public mutating func integer(_ reader: inout JSONReader, _ path: String) -> Int? {
         if let value = reader.integer() { return value }
         add(path, reader.kind == .number ? "expected an integer" : "expected integer, found \(reader.kind.rawValue)")
         reader.skip()
@@ -51,7 +51,7 @@ public struct FieldErrors: Sendable {
     }
 
     /// Reads a boolean, or records the error and skips the value.
-    public mutating func boolean(_ reader: inout CanonicalReader, _ path: String) -> Bool? {
+    public mutating func boolean(_ reader: inout JSONReader, _ path: String) -> Bool? {
         if let value = reader.boolean() { return value }
         add(path, "expected boolean, found \(reader.kind.rawValue)")
         reader.skip()
@@ -59,7 +59,7 @@ public struct FieldErrors: Sendable {
     }
 
     /// Reads a string, or records the error and skips the value.
-    public mutating func string(_ reader: inout CanonicalReader, _ path: String) -> String? {
+    public mutating func string(_ reader: inout JSONReader, _ path: String) -> String? {
         if let value = reader.string() { return value }
         add(path, "expected string, found \(reader.kind.rawValue)")
         reader.skip()
@@ -68,7 +68,7 @@ public struct FieldErrors: Sendable {
 
     /// Reads one of an enumeration's raw values, or records the error.
     public mutating func choice<Value: RawRepresentable & CaseIterable>(
-        _: Value.Type, _ reader: inout CanonicalReader, _ path: String
+        _: Value.Type, _ reader: inout JSONReader, _ path: String
     ) -> Value? where Value.RawValue == String {
         let expected = Value.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
         guard let text = string(&reader, path) else { return nil }
@@ -80,7 +80,7 @@ public struct FieldErrors: Sendable {
     }
 
     /// Checks that the value is an object, or records the error and skips it.
-    public mutating func object(_ reader: inout CanonicalReader, _ path: String) -> Bool {
+    public mutating func object(_ reader: inout JSONReader, _ path: String) -> Bool {
         guard reader.kind == .object else {
             add(path, "expected object, found \(reader.kind.rawValue)")
             reader.skip()
@@ -90,7 +90,7 @@ public struct FieldErrors: Sendable {
     }
 
     /// Reads an id: a string, or an integer without fraction or exponent.
-    public mutating func id(_ reader: inout CanonicalReader, _ path: String) -> WireID? {
+    public mutating func id(_ reader: inout JSONReader, _ path: String) -> WireID? {
         if let text = reader.string() { return .string(text) }
         if let value = reader.integer() { return .integer(Int64(value)) }
         add(path, "expected string or integer, found \(reader.kind == .number ? "number with a fraction, an exponent or out of range" : reader.kind.rawValue)")

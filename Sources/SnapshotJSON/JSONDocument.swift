@@ -1,7 +1,73 @@
-/// A JSON document read by ``parseJSONDocument(_:)``.
+/// A `/layout` body read by ``parseJSONDocument(_:)``: its root object, and its `"items"`.
 public struct JSONDocument: Sendable {
-    /// A reader at the root object, without its `"items"` member.
-    public var root: CanonicalReader
-    /// The root's `"items"`, when present: each with its id and the canonical content of its other members.
-    public var items: [WireItem]?
+    /// One element of `"items"`: its id, and a reader at its object (`"id"` included).
+    public struct Item: Sendable {
+        /// The item's id.
+        public let id: WireID
+        /// A reader at the item's object.
+        public let reader: JSONReader
+    }
+
+    /// A reader at the root object (its `"items"` member included).
+    public let root: JSONReader
+    /// The root's `"items"`, when present.
+    public let items: [Item]?
+
+    /// The document in `tree`, or the violations of its schema (the root is an object, `"items"` an array of
+    /// objects, each with an id: a string, or an integer written without fraction or exponent that fits
+    /// `Int64`), appended to `violations` at their places among the tree's nodes.
+    init?(_ tree: JSONTree, violations: inout [(Violation, place: Int)]) {
+        var root = JSONReader(tree)
+        guard root.kind == .object else {
+            violations.append((Violation(path: "", message: "expected object, found \(root.kind)", byteOffset: 0), 0))
+            return nil
+        }
+        self.root = root
+        var items: [Item]?
+        root.members { reader, name in
+            guard name == "items", items == nil else { return }
+            items = Self.items(&reader, violations: &violations)
+        }
+        guard violations.isEmpty else { return nil }
+        self.items = items
+    }
+
+    private static func items(_ reader: inout JSONReader, violations: inout [(Violation, place: Int)]) -> [Item] {
+        var items: [Item] = []
+        guard reader.kind == .array else {
+            violations.append((Violation(path: "items", message: "expected array, found \(reader.kind)", byteOffset: reader.byteOffset), reader.place))
+            return items
+        }
+        reader.elements { item, index in
+            let path = JSONPath.element(index, of: "items")
+            guard item.kind == .object else {
+                violations.append((Violation(path: path, message: "expected object, found \(item.kind)", byteOffset: item.byteOffset), item.place))
+                return
+            }
+            let object = item
+            var id: WireID?
+            var hasID = false
+            item.members { member, name in
+                guard name == "id", !hasID else { return }  // (a second "id" is a repeated name: reported already)
+                hasID = true
+                id = Self.id(&member, path: JSONPath.member("id", of: path), violations: &violations)
+            }
+            if !hasID {
+                violations.append((Violation(path: JSONPath.member("id", of: path), message: "missing required member"), item.place))
+            }
+            if let id { items.append(Item(id: id, reader: object)) }
+        }
+        return items
+    }
+
+    /// Reads an id, or appends why the value is not one.
+    static func id(_ reader: inout JSONReader, path: String, violations: inout [(Violation, place: Int)]) -> WireID? {
+        if let string = reader.string() { return .string(string) }
+        if let integer = reader.writtenInteger() { return .integer(integer) }
+        if reader.isOutOfRange { return nil }  // (its exponent is reported already)
+        let found = reader.kind != .number ? "\(reader.kind)"
+            : reader.isWrittenAsInteger ? "integer outside the 64-bit range" : "number with a fraction or an exponent"
+        violations.append((Violation(path: path, message: "expected string or integer, found \(found)", byteOffset: reader.byteOffset), reader.place))
+        return nil
+    }
 }

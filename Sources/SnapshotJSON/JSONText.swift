@@ -8,6 +8,11 @@ public struct JSONText: Sendable {
     /// The value's bytes, exactly as sent (sharing the body's storage).
     public var bytes: ArraySlice<UInt8> { text.slice(range) }
 
+    /// A reader at the value.
+    ///
+    /// - Complexity: O(*n*) in the value's length (it is parsed again).
+    public var reader: JSONReader { JSONReader(text.tree(range)) }
+
     /// The members of the object, or the elements of the array, in the order written; the members named in
     /// `uncanonical` without their encoding.
     func children(canonical: Bool, uncanonical: [String] = []) -> [JSONChild] {

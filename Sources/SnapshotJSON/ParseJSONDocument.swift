@@ -1,12 +1,20 @@
-/// Reads a JSON document whose root is an object (a `/layout` request) with simdjson, checking syntax,
-/// UTF-8, nesting depth, number exponents and duplicate member names exactly as ``parseDiffRequest(_:)``
-/// does. A root member `"items"` is read like a bare snapshot's item list (ids exact: `1` and `"1"` differ,
-/// `1.0` is not an id); every other member is returned as canonical bytes.
+/// Reads a `/layout` body with simdjson, checking syntax, UTF-8, nesting depth, number exponents and repeated
+/// member names exactly as ``parseDiffRequest(_:)`` does, and that the root is an object whose `"items"`, if
+/// any, is an array of objects with valid ids (ids exact: `1` and `"1"` differ, `1.0` is not an id).
 ///
 /// - Parameter body: The JSON text.
-/// - Returns: The root object (without `"items"`) and the items.
-/// - Throws: ``RequestError`` for an empty or malformed body; `.invalid` when the root is not an object, an
-///   object repeats a member name, or an item is not an object with a valid `id`.
+/// - Returns: The root object and the items.
+/// - Throws: ``RequestError`` for an empty or malformed body; `.invalid`, listing every violation in the order
+///   met, when the root is not an object, an object repeats a member name, or an item is not an object with a
+///   valid `id`.
 public func parseJSONDocument(_ body: [UInt8]) throws(RequestError) -> JSONDocument {
-    try RequestReader.readDocument(body)
+    let reading = try RequestReader.readTree(body)
+    var violations = reading.violations
+    let document = JSONDocument(reading.tree, violations: &violations)
+    guard let document, violations.isEmpty else {
+        // In the order met: by place in the walk, a value's own problems before those its object finds at its end.
+        let ordered = violations.enumerated().sorted { ($0.element.place, $0.offset) < ($1.element.place, $1.offset) }
+        throw RequestReader.invalid(ordered.map(\.element.0), omitted: reading.omitted)
+    }
+    return document
 }

@@ -5,9 +5,9 @@ enum RequestReader {
         try withPaddedBody(body) { padded, parser in parser.readRequest(padded, body: body) }
     }
 
-    /// Reads a document whose root is an object: its canonical encoding, and its "items" if any.
-    static func readDocument(_ body: [UInt8]) throws(RequestError) -> JSONDocument {
-        try withPaddedBody(body) { padded, parser in parser.readDocument(padded, body: body) }
+    /// Reads a whole body into a tree of its values, with the violations of the rules every value follows.
+    static func readTree(_ body: [UInt8]) throws(RequestError) -> TreeReading {
+        try withPaddedBody(body) { padded, parser in parser.readTree(padded, 0 ..< padded.count, body: body) }
     }
 
     /// Calls `read` with the body, followed by the padding simdjson may read as spare capacity (copying the

@@ -59,6 +59,12 @@ final class RequestText: Sendable {
         return bytes[offset ..< offset + count]
     }
 
+    /// The tree of the value whose text is `range`.
+    func tree(_ range: Range<Int>) -> JSONTree {
+        precondition(range.lowerBound >= 0 && range.upperBound <= bytes.count, "range outside the body")
+        return SimdJSONParser.withBorrowed { $0.validTree(bytes, range) }
+    }
+
     /// The members of the object, or the elements of the array, whose text is at `offset ..< offset + count`.
     func children(at offset: Int, count: Int, canonical: Bool, uncanonical: [String]) -> [JSONChild] {
         precondition(offset >= 0 && count >= 0 && offset + count <= bytes.count, "range outside the body")

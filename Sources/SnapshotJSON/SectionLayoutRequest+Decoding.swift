@@ -4,12 +4,12 @@ extension SectionLayoutRequest {
     /// Decodes the value of `options.layouts`: an array of entries, each with a distinct section.
     ///
     /// - Parameters:
-    ///   - reader: The value, in canonical encoding.
+    ///   - reader: The value.
     ///   - errors: Where every invalid member is recorded, by path.
     /// - Returns: The entries that decoded without error, in order.
-    /// - Complexity: O(*n* + *e*²) for an encoding of *n* bytes with *e* entries (each section is looked up
+    /// - Complexity: O(*n* + *e*²) for a value of *n* nodes with *e* entries (each section is looked up
     ///   among the entries before it).
-    static func decodeList(_ reader: CanonicalReader, errors: inout FieldErrors) -> [SectionLayoutRequest] {
+    static func decodeList(_ reader: JSONReader, errors: inout FieldErrors) -> [SectionLayoutRequest] {
         var reader = reader
         let path = JSONPath.member("layouts", of: "options")
         guard reader.kind == .array else {

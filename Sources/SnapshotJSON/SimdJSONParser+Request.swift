@@ -14,11 +14,12 @@ extension SimdJSONParser {
             var violations = (0 ..< result.violationCount).map { violation(result.violations[$0], text: result) }
             let arena = ContentArena(takingFrom: self, count: Int(result.arenaLength))
             var options = DiffOptions()
-            var layouts: CanonicalReader?
+            var layouts: JSONReader?
             if result.hasOptions != 0 {
-                let bytes = arena.bytes(at: Int(result.optionsOffset), count: Int(result.optionsLength))
-                var reader = CanonicalReader(Array(bytes))
-                options = DiffOptions(decoding: &reader, violations: &violations, layouts: &layouts)
+                // Another parser: this one's result is still being read.
+                let start = Int(result.optionsOffset)
+                let tree = SimdJSONParser.withBorrowed { $0.validTree(padded, start ..< start + Int(result.optionsLength)) }
+                options = DiffOptions(decoding: JSONReader(tree), violations: &violations, layouts: &layouts)
             }
             guard violations.isEmpty else {
                 return .failure(RequestReader.invalid(violations, omitted: result.violationsOmitted))
@@ -39,21 +40,38 @@ extension SimdJSONParser {
         }
     }
 
-    /// Walks a document whose root is an object (a `/layout` body): its canonical encoding, and its "items" if
-    /// any, or the error.
-    func readDocument(_ padded: [UInt8], body: [UInt8]) -> Result<JSONDocument, RequestError> {
+    /// Reads `padded[range]` (the whole body, or a value of it; the array holds its padding as spare capacity)
+    /// into a tree of its values, validated as a request is, with the violations of the rules every value of a
+    /// request follows (no repeated member names, exponents in range), each with its place among the tree's
+    /// nodes; or the error. `body` is the whole body as the client sent it, for locating errors.
+    func readTree(_ padded: [UInt8], _ range: Range<Int>, body: [UInt8]) -> Result<TreeReading, RequestError> {
         padded.withUnsafeBufferPointer { buffer in
-            let result = CSimdJSON_ParseDocument(pointer, buffer.baseAddress, buffer.count, padded.capacity).pointee
+            let result = CSimdJSON_ParseTree(pointer, buffer.baseAddress, range.lowerBound, range.count, padded.capacity).pointee
             if let failure = failure(of: result, body: body) { return .failure(failure) }
-            let violations = (0 ..< result.violationCount).map { violation(result.violations[$0], text: result) }
-            guard violations.isEmpty, result.hasDocument != 0 else {
-                return .failure(RequestReader.invalid(violations, omitted: result.violationsOmitted))
+            let violations = (0 ..< result.violationCount).map {
+                (violation(result.violations[$0], text: result), place: Int(result.violations[$0].valueIndex))
             }
-            let arena = ContentArena(takingFrom: self, count: Int(result.arenaLength))
-            let root = CanonicalReader(Array(arena.bytes(at: Int(result.documentOffset), count: Int(result.documentLength))))
-            let builder = SnapshotBuilder(result: result, input: buffer, arena: arena, text: nil)
-            let items = result.newSnapshot.present != 0 ? builder.snapshot(result.newSnapshot).sections[0].items : nil
-            return .success(JSONDocument(root: root, items: items))
+            let nodes = UnsafeBufferPointer(start: result.values, count: result.valueCount).map { value in
+                JSONTree.Node(offset: value.offset, length: value.length, extra: value.extra,
+                              unescapedLength: value.unescapedLength, kind: JSONTree.NodeKind(rawValue: value.kind)!)
+            }
+            let numbers = UnsafeBufferPointer(start: result.numbers, count: result.numberCount).map { number in
+                JSONTree.Number(exponent: number.exponent,
+                                digits: Int(number.digitsOffset) ..< Int(number.digitsOffset) + Int(number.digitCount),
+                                isNegative: number.negative != 0, isInteger: number.isInteger != 0,
+                                isOutOfRange: number.outOfRange != 0)
+            }
+            let strings = Array(UnsafeBufferPointer(start: result.strings, count: result.stringsLength))
+            let tree = JSONTree(nodes: nodes, numbers: numbers, strings: strings, source: padded, base: range.lowerBound)
+            return .success(TreeReading(tree: tree, violations: violations, omitted: result.violationsOmitted))
+        }
+    }
+
+    /// The tree of a value that a parse of the same bytes validated (see ``readTree(_:_:body:)``).
+    func validTree(_ padded: [UInt8], _ range: Range<Int>) -> JSONTree {
+        switch readTree(padded, range, body: padded) {
+        case .success(let reading): return reading.tree
+        case .failure(let error): fatalError("a validated value of \(range.count) bytes did not parse again: \(error)")
         }
     }
 

@@ -36,6 +36,13 @@ struct SimdJSONParser {
         return SimdJSONParser(pointer: pointer)
     }
 
+    /// Calls `body` with a parser borrowed for the call.
+    static func withBorrowed<Result>(_ body: (SimdJSONParser) -> Result) -> Result {
+        let parser = borrow()
+        defer { parser.recycle() }
+        return body(parser)
+    }
+
     /// Gives the parser back to the calling thread's pool; it must not be used afterwards.
     func recycle() {
         CSimdJSON_ParserReturn(pointer, Self.maximumIdle, Self.maximumRetainedBytes)

@@ -1,15 +1,15 @@
 import Waterfall
 
 extension WaterfallItem {
-    /// Decodes an item's size from its content (every member but `id`): exactly one of `aspectRatio`,
-    /// `width` with `height`, or `fixedHeight`; optionally `extraHeight` (points) and `fullWidth` (boolean).
+    /// Decodes an item's size from its object (`id` is skipped): exactly one of `aspectRatio`, `width` with
+    /// `height`, or `fixedHeight`; optionally `extraHeight` (points) and `fullWidth` (boolean).
     ///
     /// - Parameters:
-    ///   - content: The item's content.
+    ///   - item: A reader at the item's object.
     ///   - path: The item's JSON path, for errors.
     ///   - errors: Where missing, ambiguous and mistyped size members are recorded.
-    public static func decode(_ content: ContentKey, path: String, errors: inout FieldErrors) -> WaterfallItem? {
-        var reader = content.reader
+    public static func decode(_ item: JSONReader, path: String, errors: inout FieldErrors) -> WaterfallItem? {
+        var reader = item
         var aspectRatio: ExactDecimal?
         var width: ExactDecimal?
         var height: ExactDecimal?

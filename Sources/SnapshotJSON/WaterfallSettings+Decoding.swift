@@ -12,7 +12,7 @@ extension WaterfallSettings {
     /// `containerWidth` is required. Ranges are checked later by the layout engine, whose violations `paths`
     /// maps back to where the request wrote each value.
     public static func decode(
-        _ reader: inout CanonicalReader, paths: inout WaterfallSettingPaths, errors: inout FieldErrors
+        _ reader: inout JSONReader, paths: inout WaterfallSettingPaths, errors: inout FieldErrors
     ) -> WaterfallSettings? {
         let path = paths.settings
         guard errors.object(&reader, path) else { return nil }
@@ -50,7 +50,7 @@ extension WaterfallSettings {
         return errors.count == before ? settings : nil
     }
 
-    private static func decodeColumns(_ reader: inout CanonicalReader, path: String, errors: inout FieldErrors) -> ColumnRule? {
+    private static func decodeColumns(_ reader: inout JSONReader, path: String, errors: inout FieldErrors) -> ColumnRule? {
         if reader.kind == .number {
             return errors.integer(&reader, path).map { .count($0) }
         }
@@ -81,7 +81,7 @@ extension WaterfallSettings {
         return nil
     }
 
-    private static func decodeInsets(_ reader: inout CanonicalReader, path: String, errors: inout FieldErrors) -> EdgeInsets? {
+    private static func decodeInsets(_ reader: inout JSONReader, path: String, errors: inout FieldErrors) -> EdgeInsets? {
         guard errors.object(&reader, path) else { return nil }
         var insets = EdgeInsets()
         reader.members(at: path) { reader, name, field in

@@ -22,10 +22,11 @@ import Testing
     @Test(arguments: [
         (#"[]"#, [Violation(path: "options", message: "expected object, found array")]),
         (#"{"renderings":[],"duplicates":"keepLast","pretty":"yes","layout":1}"#, [
-            Violation(path: "options.duplicates", message: #"expected "reject" or "keepFirst", found "keepLast""#),
-            Violation(path: "options.layout", message: #"unknown option; expected "renderings", "duplicates", "pretty", "ids", "changedMembers" or "layouts""#),
-            Violation(path: "options.pretty", message: "expected boolean, found string"),
+            // In the order written.
             Violation(path: "options.renderings", message: "expected at least one rendering"),
+            Violation(path: "options.duplicates", message: #"expected "reject" or "keepFirst", found "keepLast""#),
+            Violation(path: "options.pretty", message: "expected boolean, found string"),
+            Violation(path: "options.layout", message: #"unknown option; expected "renderings", "duplicates", "pretty", "ids", "changedMembers" or "layouts""#),
         ]),
         (#"{"renderings":["staged","staged"]}"#,
          [Violation(path: "options.renderings[1]", message: #"duplicate rendering "staged""#)]),

@@ -77,8 +77,6 @@ import Testing
         #expect(old == Array(0 ..< 6))
         #expect(new[0 ..< 3] == old[0 ..< 3] && new[4...] == old[4...])
         #expect(!old.contains(new[3]))
-        let document = try parseJSONDocument(Array(#"{"items":[{"id":1,"w":2}]}"#.utf8))
-        #expect(document.items?.map(\.contentNumber) == [-1])
     }
 
     /// A repeated item with a violation is reported again, at its own place.

@@ -1,12 +1,13 @@
 /*
- * CSimdJSON — a plain C view of a simdjson On-Demand walk over one snapdiff request body.
+ * CSimdJSON — a plain C view of simdjson On-Demand walks over snapdiff request bodies.
  *
- * Design: one call (CSimdJSON_Parse) walks the whole body once, validating every value, and fills flat arrays
- * owned by a reusable parser handle: sections, items, string-id bytes, violations, and one arena holding the
- * canonical encoding of every section's content (plus the "options" value). An item's content is its raw
- * text in the body: most items of two snapshots are unchanged, byte for byte, so their canonical encoding is
- * only made (CSimdJSON_CanonicalItem) for the few whose texts differ. Swift copies the small arrays and takes
- * ownership of the arena (CSimdJSON_TakeArena), so content bytes are never copied.
+ * CSimdJSON_Parse walks a /diff body once, validating every value, and fills flat arrays owned by a reusable
+ * parser handle: sections, items, string-id bytes, violations, and one arena holding the canonical encoding of
+ * every section's content. An item's content is its raw text in the body: most items of two snapshots are
+ * unchanged, byte for byte, so their canonical encoding is only made (CSimdJSON_CanonicalItem) for the few whose
+ * texts differ. Swift copies the small arrays and takes ownership of the arena (CSimdJSON_TakeArena), so content
+ * bytes are never copied. CSimdJSON_ParseTree lists every value of any JSON text (a /layout body, the options of
+ * a /diff body, an item), for Swift to decode.
  *
  * Everything a result points to stays valid until the next parse on the same handle or until the handle is
  * given back (CSimdJSON_ParserReturn). A handle is used by one thread at a time.
@@ -146,6 +147,8 @@ typedef struct CSimdJSON_Violation {
     uint32_t pathLength;
     uint8_t kind;
     uint8_t found;
+    /** CSimdJSON_ParseTree: how many values were listed when it was found (its place in the walk). */
+    uint64_t valueIndex;
 } CSimdJSON_Violation;
 
 typedef struct CSimdJSON_Result {
@@ -177,14 +180,67 @@ typedef struct CSimdJSON_Result {
     uint8_t idsNumbered;
 
     uint8_t hasOptions;
-    uint64_t optionsOffset; /* canonical encoding of the "options" value, in the arena */
+    uint64_t optionsOffset; /* the "options" value's JSON text in the input (validated, not read) */
     uint64_t optionsLength;
     size_t arenaLength;
 
-    uint8_t hasDocument;     /* CSimdJSON_ParseDocument: the root object was encoded */
-    uint64_t documentOffset; /* canonical encoding of the root object without "items", in the arena */
-    uint64_t documentLength;
+    /** CSimdJSON_ParseTree: the values of the document, in document order (see CSimdJSON_Value). */
+    const struct CSimdJSON_Value *values;
+    size_t valueCount;
+    /** The numbers among them (CSimdJSON_Value.extra indexes this). */
+    const struct CSimdJSON_Number *numbers;
+    size_t numberCount;
+    /** Unescaped strings and member names that had escapes, and the numbers' significant digits. */
+    const uint8_t *strings;
+    size_t stringsLength;
 } CSimdJSON_Result;
+
+/** CSimdJSON_Value.kind */
+enum {
+    CSimdJSON_KindObject = 1,
+    CSimdJSON_KindArray = 2,
+    CSimdJSON_KindString = 3,
+    CSimdJSON_KindNumber = 4,
+    CSimdJSON_KindTrue = 5,
+    CSimdJSON_KindFalse = 6,
+    CSimdJSON_KindNull = 7,
+    CSimdJSON_KindName = 8 /* a member's name: the member's value follows it */
+};
+
+/**
+ * One value of a document read by CSimdJSON_ParseTree, in document order: an object is followed by its members,
+ * each a name (kind CSimdJSON_KindName) and then the value with its own descendants; an array by its elements.
+ */
+typedef struct CSimdJSON_Value {
+    /** The value's first byte, relative to the text parsed (a name's or a string's opening quote). */
+    uint32_t offset;
+    /** Its text's length: brackets included for a container, quotes for a string or a name. */
+    uint32_t length;
+    /**
+     * An object or array: the index of the first value after its last descendant. A string or a name with
+     * escapes: where its unescaped bytes start in CSimdJSON_Result.strings (without escapes they are its text
+     * between the quotes, and extra is UINT32_MAX); the count is `unescapedLength`. A number: its index in
+     * CSimdJSON_Result.numbers.
+     */
+    uint32_t extra;
+    /** A string or a name with escapes: its unescaped byte count. */
+    uint32_t unescapedLength;
+    uint8_t kind;
+} CSimdJSON_Value;
+
+/** A number of a document read by CSimdJSON_ParseTree: ±digits × 10^exponent, exactly as written. */
+typedef struct CSimdJSON_Number {
+    /** The power of ten of the last significant digit. */
+    int64_t exponent;
+    /** The significant digits (ASCII, no leading or trailing zeros; none for zero) in CSimdJSON_Result.strings. */
+    uint32_t digitsOffset;
+    uint32_t digitCount;
+    uint8_t negative;
+    /** Written without fraction or exponent. */
+    uint8_t isInteger;
+    /** Its exponent is beyond CSimdJSON_MAX_EXPONENT (a violation was recorded; the digits are empty). */
+    uint8_t outOfRange;
+} CSimdJSON_Number;
 
 typedef struct CSimdJSON_Parser CSimdJSON_Parser;
 
@@ -211,13 +267,14 @@ const CSimdJSON_Result *CSimdJSON_Parse(CSimdJSON_Parser *parser, const uint8_t 
                                         size_t capacity);
 
 /**
- * Like CSimdJSON_Parse, for a document whose root is an object (a layout request): encodes the root
- * canonically into the arena (documentOffset, documentLength) with the same syntax checks and duplicate-member
- * violations, except a member "items", which is read like a bare snapshot's item list into newSnapshot (one
- * implicit section; ids exact, contents canonical). A root that is not an object is a violation.
+ * Validates the JSON text `bytes[offset ..< offset + length]` as CSimdJSON_Parse does (syntax, UTF-8, nesting,
+ * exponents, repeated member names: fatal errors in the status, the others as violations) and lists every value
+ * of it in result->values (offsets relative to `bytes + offset`). `capacity >= offset + length +
+ * CSimdJSON_PADDING` bytes must be readable. A value that an earlier parse of the same bytes validated may be
+ * read this way on its own (an option, an item). Never returns NULL. The result belongs to the handle.
  */
-const CSimdJSON_Result *CSimdJSON_ParseDocument(CSimdJSON_Parser *parser, const uint8_t *bytes, size_t length,
-                                                size_t capacity);
+const CSimdJSON_Result *CSimdJSON_ParseTree(CSimdJSON_Parser *parser, const uint8_t *bytes, size_t offset,
+                                            size_t length, size_t capacity);
 
 /**
  * The canonical encoding of an item's content (every member but "id") from its raw text, the span

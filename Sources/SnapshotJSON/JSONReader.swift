@@ -1,0 +1,236 @@
+/// Every value of one JSON text that simdjson validated, flat and in document order: an object is followed by
+/// its members (a name, then the value with its descendants), an array by its elements. Made by
+/// ``SimdJSONParser`` (`readTree`); read with ``JSONReader``.
+struct JSONTree: Sendable {
+    /// What a node is.
+    enum NodeKind: UInt8, Sendable {
+        case object = 1, array, string, number, `true`, `false`, null
+        /// A member's name; its value is the next node.
+        case name
+    }
+
+    /// One value, or one member's name.
+    struct Node: Sendable {
+        /// The first byte of its text, relative to the text parsed.
+        var offset: UInt32
+        /// Its text's length (brackets or quotes included).
+        var length: UInt32
+        /// A container: the index of the node after its last descendant. A string or name with escapes: where
+        /// its unescaped bytes start in ``JSONTree/strings`` (`UInt32.max` without escapes: its text between the
+        /// quotes). A number: its index in ``JSONTree/numbers``.
+        var extra: UInt32
+        /// A string or name with escapes: its unescaped byte count.
+        var unescapedLength: UInt32
+        var kind: NodeKind
+    }
+
+    /// A number exactly as written: ±digits × 10^exponent.
+    struct Number: Sendable {
+        /// The power of ten of the last significant digit.
+        var exponent: Int64
+        /// The significant digits (ASCII, no leading or trailing zeros; empty for zero), in ``JSONTree/strings``.
+        var digits: Range<Int>
+        var isNegative: Bool
+        /// Written without fraction or exponent.
+        var isInteger: Bool
+        /// Its exponent is beyond the request limit (reported as a violation when the text was parsed).
+        var isOutOfRange: Bool
+    }
+
+    let nodes: [Node]
+    let numbers: [Number]
+    /// Unescaped strings and names that had escapes, and the numbers' digits.
+    let strings: [UInt8]
+    /// The bytes the text was read from, and where the text starts in them.
+    let source: [UInt8]
+    let base: Int
+
+    /// The node after the value at `index` and its descendants.
+    func next(after index: Int) -> Int {
+        let node = nodes[index]
+        return node.kind == .object || node.kind == .array ? Int(node.extra) : index + 1
+    }
+
+    /// The unescaped UTF-8 bytes of the string or name at `index`, passed to `body`.
+    func withUnescaped<Result>(_ index: Int, _ body: (ArraySlice<UInt8>) -> Result) -> Result {
+        let node = nodes[index]
+        if node.extra == UInt32.max {
+            let start = base + Int(node.offset) + 1
+            return body(source[start ..< start + Int(node.length) - 2])
+        }
+        return body(strings[Int(node.extra) ..< Int(node.extra) + Int(node.unescapedLength)])
+    }
+
+    /// The string or name at `index`.
+    func string(_ index: Int) -> String {
+        withUnescaped(index) { String(decoding: $0, as: UTF8.self) }
+    }
+}
+
+/// A text read into a tree, with the violations of the rules every value of a request follows (no repeated member
+/// names, exponents in range), each at its place among the tree's nodes (the order the walk met them).
+struct TreeReading {
+    let tree: JSONTree
+    var violations: [(Violation, place: Int)]
+    /// Violations found beyond those listed.
+    let omitted: Int
+}
+
+/// A cursor over a JSON value that the request parse validated (an option, a layout request, an item): it
+/// reads the value's members, elements and scalars as Swift values, so that structured parts of a request are
+/// decoded in Swift. Object members come in the order written.
+public struct JSONReader: Sendable {
+    /// The JSON type of a value.
+    public enum Kind: String, Sendable {
+        case null, boolean, number, string, array, object
+    }
+
+    private let tree: JSONTree
+    private var position: Int
+
+    init(_ tree: JSONTree, at position: Int = 0) {
+        self.tree = tree
+        self.position = position
+    }
+
+    /// The type of the value at the reading position.
+    public var kind: Kind {
+        switch tree.nodes[position].kind {
+        case .null: .null
+        case .true, .false: .boolean
+        case .number: .number
+        case .string, .name: .string
+        case .array: .array
+        case .object: .object
+        }
+    }
+
+    /// The first byte of the value's text in the bytes parsed.
+    public var byteOffset: Int { tree.base + Int(tree.nodes[position].offset) }
+
+    /// The reading position among the tree's nodes (the place of a violation found there).
+    var place: Int { position }
+
+    /// Whether the value is a number written without fraction or exponent.
+    public var isWrittenAsInteger: Bool { numberValue?.isInteger ?? false }
+
+    /// Whether the value is a number whose exponent is beyond the request limit (a violation of its own).
+    var isOutOfRange: Bool { numberValue?.isOutOfRange ?? false }
+
+    /// Moves past the value at the reading position.
+    public mutating func skip() {
+        position = tree.next(after: position)
+    }
+
+    /// Reads a string, or returns `nil` and leaves any other value unread.
+    public mutating func string() -> String? {
+        guard kind == .string else { return nil }
+        defer { skip() }
+        return tree.string(position)
+    }
+
+    /// Reads a boolean, or returns `nil` and leaves any other value unread.
+    public mutating func boolean() -> Bool? {
+        guard kind == .boolean else { return nil }
+        defer { skip() }
+        return tree.nodes[position].kind == .true
+    }
+
+    /// The number at the reading position, if it is one.
+    private var numberValue: JSONTree.Number? {
+        let node = tree.nodes[position]
+        return node.kind == .number ? tree.numbers[Int(node.extra)] : nil
+    }
+
+    /// Reads a number whose value is an integer that fits `Int` (`2`, `2.0`, `2e0`), or returns `nil` and leaves
+    /// the value unread.
+    public mutating func integer() -> Int? {
+        guard let number = numberValue, !number.isOutOfRange, number.exponent >= 0,
+              number.digits.count + Int(number.exponent) <= 18
+        else { return nil }
+        var value = 0
+        for digit in tree.strings[number.digits] { value = value * 10 + Int(digit - UInt8(ascii: "0")) }
+        for _ in 0 ..< number.exponent { value *= 10 }
+        skip()
+        return number.isNegative ? -value : value
+    }
+
+    /// Reads an integer written without fraction or exponent that fits `Int64` (an id), or returns `nil` and
+    /// leaves the value unread.
+    public mutating func writtenInteger() -> Int64? {
+        guard let number = numberValue, number.isInteger, number.exponent >= 0 else { return nil }
+        var magnitude: UInt64 = 0
+        for digit in tree.strings[number.digits] {
+            let (times10, overflow) = magnitude.multipliedReportingOverflow(by: 10)
+            guard !overflow else { return nil }
+            magnitude = times10 + UInt64(digit - UInt8(ascii: "0"))  // (< 2^64: times10 is a multiple of 10)
+        }
+        for _ in 0 ..< number.exponent {
+            let (times10, overflow) = magnitude.multipliedReportingOverflow(by: 10)
+            guard !overflow else { return nil }
+            magnitude = times10
+        }
+        let limit = number.isNegative ? UInt64(Int64.max) + 1 : UInt64(Int64.max)
+        guard magnitude <= limit else { return nil }
+        skip()
+        return number.isNegative ? Int64(truncatingIfNeeded: 0 &- magnitude) : Int64(magnitude)
+    }
+
+    /// Reads a number as the nearest `Double` (infinite beyond its range), or returns `nil` and leaves any
+    /// other value unread.
+    public mutating func number() -> Double? {
+        guard let (isNegative, digits, exponent) = decimal() else { return nil }
+        guard !digits.isEmpty else { return 0 }
+        let value = Double("\(String(decoding: digits, as: UTF8.self))e\(exponent)") ?? .infinity
+        return isNegative ? -value : value
+    }
+
+    /// Reads a number exactly as written — its sign, its significant digits (ASCII, without leading or
+    /// trailing zeros; none for zero) and the power of ten of the last digit — or returns `nil` and leaves
+    /// any other value unread. For decimal arithmetic where the nearest `Double` is not good enough.
+    public mutating func decimal() -> (isNegative: Bool, digits: ArraySlice<UInt8>, exponent: Int)? {
+        guard let number = numberValue else { return nil }
+        skip()
+        guard !number.digits.isEmpty else { return (false, [], 0) }  // zero (an exponent out of range reads as 0)
+        return (number.isNegative, tree.strings[number.digits], Int(number.exponent))
+    }
+
+    /// Reads an array, calling `body` with the reader at each element and its index; what `body` reads of the
+    /// element does not matter: the next one is found from the tree.
+    public mutating func elements(_ body: (inout JSONReader, Int) -> Void) {
+        precondition(kind == .array)
+        let end = tree.next(after: position)
+        var element = position + 1
+        var index = 0
+        while element < end {
+            let next = tree.next(after: element)
+            position = element
+            body(&self, index)
+            element = next
+            index += 1
+        }
+        position = end
+    }
+
+    /// Reads an object, calling `body` with each member name and the reader at its value, in the order written;
+    /// what `body` reads of the value does not matter.
+    public mutating func members(_ body: (inout JSONReader, String) -> Void) {
+        precondition(kind == .object)
+        let end = tree.next(after: position)
+        var name = position + 1
+        while name < end {
+            let next = tree.next(after: name + 1)
+            let text = tree.string(name)
+            position = name + 1
+            body(&self, text)
+            name = next
+        }
+        position = end
+    }
+
+    /// Reads an object at `path`, calling `body` with each member name, its JSON path (``JSONPath``) and the
+    /// reader at its value, in the order written.
+    public mutating func members(at path: String, _ body: (inout JSONReader, String, String) -> Void) {
+        members { reader, name in body(&reader, name, JSONPath.member(name, of: path)) }
+    }
+}
