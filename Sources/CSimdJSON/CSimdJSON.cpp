@@ -36,7 +36,7 @@ struct Member {
     uint64_t keyPrefix;  // the key's first 8 bytes, big-endian, zero-padded: orders most keys without memcmp
     size_t keyAt;      // key bytes in the buffer
     size_t keyLength;
-    size_t start;      // the member's encoding: 's' varint key value
+    size_t start;      // the member's encoding: 's' length key value
     size_t end;
     int64_t sourceOffset;  // the member name in the input, for duplicate reports
 };
@@ -197,47 +197,24 @@ struct CSimdJSON_Parser {
         violations.push_back(record);
     }
 
-    /// Appends the current path (plus `lastStep` when given) as `old.sections[2].items[7].id` to `text`.
+    /// Appends the current path (plus `lastStep` when given) to `text`, for Swift to render: per step, 'k', a
+    /// 4-byte length and the member name's bytes, or 'i' and an 8-byte array index (little-endian).
     void renderPath(std::string_view lastStep) {
-        size_t start = text.size();
+        auto fixed = [&](uint64_t value, int count) {
+            for (int i = 0; i < count; ++i) { text.push_back(char(uint8_t(value >> (8 * i)))); }
+        };
         auto appendKey = [&](std::string_view key) {
-            bool plain = !key.empty() && !(key[0] >= '0' && key[0] <= '9');
-            for (char c : key) {
-                plain = plain && ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-                                  c == '_' || c == '$');
-            }
-            if (plain) {
-                if (text.size() != start) { text.push_back('.'); }
-                text.append(key);
-                return;
-            }
-            text.append("[\"");
-            for (char c : key) {
-                if (c == '"' || c == '\\') {
-                    text.push_back('\\');
-                    text.push_back(c);
-                } else if (c == '\n' || c == '\r' || c == '\t') {  // as Swift's JSONString writes them
-                    text.push_back('\\');
-                    text.push_back(c == '\n' ? 'n' : c == '\r' ? 'r' : 't');
-                } else if (uint8_t(c) < 0x20) {
-                    static const char hex[] = "0123456789abcdef";
-                    text.append("\\u00");
-                    text.push_back(hex[uint8_t(c) >> 4]);
-                    text.push_back(hex[uint8_t(c) & 15]);
-                } else {
-                    text.push_back(c);
-                }
-            }
-            text.append("\"]");
+            text.push_back('k');
+            fixed(key.size(), 4);
+            text.append(key);
         };
         for (int level = 0; level < depth; ++level) {
             const PathStep &step = path[level];
             if (step.key != nullptr) {
                 appendKey(std::string_view(step.key, step.keyLength));
             } else {
-                text.push_back('[');
-                text.append(std::to_string(step.index));
-                text.push_back(']');
+                text.push_back('i');
+                fixed(step.index, 8);
             }
         }
         if (!lastStep.empty()) { appendKey(lastStep); }

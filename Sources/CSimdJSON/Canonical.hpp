@@ -3,10 +3,11 @@
 // Encoding (injective: every value is self-delimiting and tags never collide with what may follow them):
 //   null 'n' | true 't' | false 'f'
 //   number  '0' (any zero, sign ignored)
-//         | ('+' | '-') zigzag-varint(E) varint(n) d1..dn   value = ±d1..dn × 10^E, d1 != '0', dn != '0'
-//   string  's' varint(byte count) unescaped UTF-8 bytes
+//         | ('+' | '-') int64(E) uint32(n) d1..dn   value = ±d1..dn × 10^E, d1 != '0', dn != '0'
+//   string  's' uint32(byte count) unescaped UTF-8 bytes
 //   array   '[' value* ']'
-//   object  '{' ('s' varint(count) key-bytes value)* '}'   keys strictly ascending (bytewise, prefix first)
+//   object  '{' ('s' uint32(count) key-bytes value)* '}'   keys strictly ascending (bytewise, prefix first)
+// (integers little-endian; the encodings are compared and hashed, never read back)
 #pragma once
 
 #include <cstdint>
@@ -47,21 +48,14 @@ struct ByteBuffer {
         if (count != 0) { std::memcpy(data + size, bytes, count); }
         size += count;
     }
-    void varint(uint64_t value) {
-        if (value < 0x80 && size < capacity) {  // the common case: one byte
-            data[size++] = static_cast<uint8_t>(value);
-            return;
-        }
-        reserve(10);
-        while (value >= 0x80) {
-            data[size++] = static_cast<uint8_t>(value) | 0x80;
-            value >>= 7;
-        }
-        data[size++] = static_cast<uint8_t>(value);
+    /// Appends `value` as `count` little-endian bytes.
+    void fixed(uint64_t value, size_t count) {
+        reserve(count);
+        for (size_t i = 0; i < count; ++i) { data[size++] = static_cast<uint8_t>(value >> (8 * i)); }
     }
     void string(std::string_view bytes) {
         push('s');
-        varint(bytes.size());
+        fixed(bytes.size(), 4);
         append(bytes.data(), bytes.size());
     }
     /// Gives up the storage, trimmed to its size (the caller frees it); the buffer is empty afterwards.
@@ -181,8 +175,8 @@ struct NumberToken {
             return;
         }
         out.push(negative ? '-' : '+');
-        out.varint((uint64_t(scale) << 1) ^ uint64_t(scale >> 63));
-        out.varint(a.size() + b.size());
+        out.fixed(uint64_t(scale), 8);
+        out.fixed(a.size() + b.size(), 4);
         out.append(a.data(), a.size());
         out.append(b.data(), b.size());
     }

@@ -127,8 +127,25 @@ extension SimdJSONParser {
 
     private func violation(_ record: CSimdJSON_Violation, text result: CSimdJSON_Result) -> Violation {
         let text = UnsafeBufferPointer(start: result.text, count: result.textLength)
-        func string(_ offset: UInt64, _ count: UInt32) -> String {
-            String(decoding: UnsafeBufferPointer(rebasing: text[Int(offset) ..< Int(offset) + Int(count)]), as: UTF8.self)
+        /// The path's steps, rendered by JSONPath.
+        func path(_ offset: UInt64, _ count: UInt32) -> String {
+            var path = "", at = Int(offset)
+            let end = at + Int(count)
+            func fixed(_ width: Int) -> Int {
+                defer { at += width }
+                return (0 ..< width).reduce(0) { $0 | Int(text[at + $1]) << (8 * $1) }
+            }
+            while at < end {
+                at += 1
+                if text[at - 1] == UInt8(ascii: "k") {
+                    let length = fixed(4)
+                    path = JSONPath.member(String(decoding: UnsafeBufferPointer(rebasing: text[at ..< at + length]), as: UTF8.self), of: path)
+                    at += length
+                } else {
+                    path = JSONPath.element(fixed(8), of: path)
+                }
+            }
+            return path
         }
         let found = Self.found(Int(record.found))
         let message: String =
@@ -145,7 +162,7 @@ extension SimdJSONParser {
                 "number exponent out of range (limit ±\(DiffRequest.maximumExponentMagnitude))"
             default: "invalid value"
             }
-        return Violation(path: string(record.pathOffset, record.pathLength), message: message,
+        return Violation(path: path(record.pathOffset, record.pathLength), message: message,
                          byteOffset: record.byteOffset < 0 ? nil : Int(record.byteOffset))
     }
 

@@ -140,7 +140,10 @@ typedef struct CSimdJSON_Snapshot {
     uint8_t present;
 } CSimdJSON_Snapshot;
 
-/** A valid-JSON value that breaks the request schema. The path is UTF-8 in `text`. */
+/**
+ * A valid-JSON value that breaks the request schema. Its path is in `text`: per step, 'k', a 4-byte length and a
+ * member name's UTF-8 bytes, or 'i' and an 8-byte array index (integers little-endian).
+ */
 typedef struct CSimdJSON_Violation {
     int64_t byteOffset; /* -1 when there is no single place (a missing member) */
     uint64_t pathOffset;
