@@ -1,0 +1,180 @@
+import SnapshotJSON
+import Testing
+import TestSupport
+
+/// The tree CSimdJSON lists, read through ``JSONReader``, gives back every value of a random document exactly:
+/// members in the order written, strings unescaped, numbers as their exact digits and exponent, whatever the
+/// escapes, the number spellings and the whitespace.
+@Suite struct JSONReaderPropertyTests {
+    /// A JSON value as generated: what the reader must give back.
+    indirect enum Value: Equatable {
+        case null, boolean(Bool), string(String)
+        /// ±digits × 10^exponent, digits without leading or trailing zeros (empty for zero).
+        case number(negative: Bool, digits: String, exponent: Int)
+        case array([Value])
+        case object([(String, Value)])
+
+        static func == (lhs: Value, rhs: Value) -> Bool {
+            switch (lhs, rhs) {
+            case (.null, .null): true
+            case let (.boolean(a), .boolean(b)): a == b
+            case let (.string(a), .string(b)): Array(a.utf8) == Array(b.utf8)
+            case let (.number(an, ad, ae), .number(bn, bd, be)): ad.isEmpty ? bd.isEmpty : (an, ad, ae) == (bn, bd, be)
+            case let (.array(a), .array(b)): a == b
+            case let (.object(a), .object(b)):
+                a.count == b.count && zip(a, b).allSatisfy { Array($0.0.utf8) == Array($1.0.utf8) && $0.1 == $1.1 }
+            default: false
+            }
+        }
+    }
+
+    @Test(arguments: 0 ..< 400)
+    func readsBackWhatWasWritten(seed: UInt64) throws {
+        var random = SplitMix(seed: seed &* 0x9E37_79B9 &+ 17)
+        let value = Self.object(depth: 0, &random)
+        var text = ""
+        Self.write(value, into: &text, &random)
+        let document = try parseJSONDocument(Array(text.utf8))
+        #expect(Self.read(document.root) == value, "seed \(seed): \(text)")
+    }
+
+    // MARK: Generating
+
+    private static func object(depth: Int, _ random: inout SplitMix) -> Value {
+        var names: Set<[UInt8]> = [Array("items".utf8)]  // (the root's "items" must be a list of objects with ids)
+        var members: [(String, Value)] = []
+        for _ in 0 ..< Int.random(in: 0 ... 5, using: &random) {
+            let name = string(&random)
+            guard names.insert(Array(name.utf8)).inserted else { continue }
+            members.append((name, value(depth: depth + 1, &random)))
+        }
+        return .object(members)
+    }
+
+    private static func value(depth: Int, _ random: inout SplitMix) -> Value {
+        switch Int.random(in: 0 ..< (depth > 4 ? 4 : 6), using: &random) {
+        case 0: return .null
+        case 1: return .boolean(Bool.random(using: &random))
+        case 2: return .string(string(&random))
+        case 3:
+            let digits = Int.random(in: 0 ... 3, using: &random) == 0 ? ""
+                : String(Int.random(in: 1 ... 9, using: &random)) + (0 ..< Int.random(in: 0 ... 25, using: &random)).map { _ in
+                    String(Int.random(in: 0 ... 9, using: &random))
+                }.joined()
+            var trimmed = digits
+            while trimmed.hasSuffix("0") { trimmed.removeLast() }
+            let exponent = Int.random(in: -40 ... 40, using: &random) + (digits.count - trimmed.count)
+            return .number(negative: Bool.random(using: &random), digits: trimmed, exponent: exponent)
+        case 4: return .array((0 ..< Int.random(in: 0 ... 4, using: &random)).map { _ in value(depth: depth + 1, &random) })
+        default: return object(depth: depth, &random)
+        }
+    }
+
+    private static func string(_ random: inout SplitMix) -> String {
+        let pool: [Character] = ["a", "b", "z", "0", " ", "\"", "\\", "/", "\n", "\t", "\u{01}", "é", "e\u{301}", "€", "😀", "\u{7f}"]
+        return String((0 ..< Int.random(in: 0 ... 6, using: &random)).map { _ in pool.randomElement(using: &random)! })
+    }
+
+    // MARK: Writing, with random spellings
+
+    private static func write(_ value: Value, into text: inout String, _ random: inout SplitMix) {
+        func space() { text += ["", "", " ", "\n  ", "\t"].randomElement(using: &random)! }
+        switch value {
+        case .null: text += "null"
+        case .boolean(let flag): text += flag ? "true" : "false"
+        case .string(let string): writeString(string, into: &text, &random)
+        case let .number(negative, digits, exponent): writeNumber(negative, digits, exponent, into: &text, &random)
+        case .array(let elements):
+            text += "["
+            for (index, element) in elements.enumerated() {
+                if index > 0 { text += "," }
+                space()
+                write(element, into: &text, &random)
+                space()
+            }
+            text += "]"
+        case .object(let members):
+            text += "{"
+            for (index, (name, member)) in members.enumerated() {
+                if index > 0 { text += "," }
+                space()
+                writeString(name, into: &text, &random)
+                space()
+                text += ":"
+                space()
+                write(member, into: &text, &random)
+            }
+            space()
+            text += "}"
+        }
+    }
+
+    private static func writeString(_ string: String, into text: inout String, _ random: inout SplitMix) {
+        text += "\""
+        for scalar in string.unicodeScalars {
+            let escapeAnyway = Int.random(in: 0 ..< 4, using: &random) == 0
+            switch scalar {
+            case "\"": text += "\\\""
+            case "\\": text += "\\\\"
+            case "\n": text += escapeAnyway ? "\\u000a" : "\\n"
+            case "\t": text += "\\t"
+            case "/" where escapeAnyway: text += "\\/"
+            case _ where scalar.value < 0x20 || (escapeAnyway && scalar.value >= 0x80):
+                for unit in String(scalar).utf16 { text += "\\u" + String(format4: unit) }
+            default: text.unicodeScalars.append(scalar)
+            }
+        }
+        text += "\""
+    }
+
+    private static func writeNumber(_ negative: Bool, _ digits: String, _ exponent: Int, into text: inout String,
+                                    _ random: inout SplitMix) {
+        if negative { text += "-" }
+        guard !digits.isEmpty else {
+            text += ["0", "0.0", "0e5", "0.000E-3"].randomElement(using: &random)!
+            return
+        }
+        let zeros = Int.random(in: 0 ... 2, using: &random)
+        switch Int.random(in: 0 ..< 3, using: &random) {
+        case 0:  // d.ddd e±x, with trailing zeros
+            let mantissa = digits.prefix(1) + (digits.count > 1 || zeros > 0 ? "." + digits.dropFirst() + String(repeating: "0", count: zeros) : "")
+            text += "\(mantissa)\(Bool.random(using: &random) ? "e" : "E")\(exponent + digits.count - 1)"
+        case 1 where exponent >= 0 && exponent < 30:  // an integer
+            text += digits + String(repeating: "0", count: exponent)
+        default:  // 0.000ddd e x, or dddd e x
+            text += "\(digits)\(String(repeating: "0", count: zeros))e\(exponent - zeros)"
+        }
+    }
+
+    // MARK: Reading back
+
+    private static func read(_ reader: JSONReader) -> Value {
+        var reader = reader
+        switch reader.kind {
+        case .null:
+            reader.skip()
+            return .null
+        case .boolean: return .boolean(reader.boolean()!)
+        case .string: return .string(reader.string()!)
+        case .number:
+            let (negative, digits, exponent) = reader.decimal()!
+            return .number(negative: negative, digits: String(decoding: digits, as: UTF8.self), exponent: exponent)
+        case .array:
+            var elements: [Value] = []
+            reader.elements { element, _ in elements.append(read(element)) }
+            return .array(elements)
+        case .object:
+            var members: [(String, Value)] = []
+            reader.members { member, name in members.append((name, read(member))) }
+            return .object(members)
+        }
+    }
+}
+
+private extension String {
+    /// Four lowercase hexadecimal digits.
+    init(format4 unit: UInt16) {
+        let hex = String(unit, radix: 16)
+        self = String(repeating: "0", count: 4 - hex.count) + hex
+    }
+}
