@@ -211,48 +211,66 @@ extension SimdJSONParser {
         /// Both snapshots of a request, with the content equality of their items decided (see
         /// ``WireItem/contentNumber``), so that the diff compares numbers and never parses again.
         ///
-        /// Items of the snapshot walked second may repeat items of the one walked first (`CSimdJSON_Item.repeatOf`):
-        /// that one is built first and its items are reused, id and content, so a repeated item costs neither a new
-        /// `String` nor a comparison. Every other item of the second snapshot whose id appears once in the first is
-        /// compared with that item now: it takes the item's number when their contents are equal, and keeps its own
-        /// otherwise.
+        /// The snapshot walked first is built first. An item of the second is compared now with its counterpart,
+        /// the first item of its id in the first (the one the diff keeps): it takes that item's number when their
+        /// contents are equal, and keeps its own otherwise. An item whose bytes repeat its counterpart's
+        /// (`CSimdJSON_Item.repeatOf`) is that item again, id and content: it costs neither a new `String` nor a
+        /// comparison. The later items of an id in the first snapshot, which the diff drops, are undecided.
         ///
         /// - Complexity: O(*n*) for *n* items, plus the comparison of each item whose text differs from its
         ///   counterpart's.
         func snapshots(old: CSimdJSON_Snapshot, new: CSimdJSON_Snapshot) -> (old: Snapshot, new: Snapshot) {
             if old.firstSection <= new.firstSection {
-                let built = snapshot(old, repeating: nil)
-                return (built, snapshot(new, repeating: reference(to: built, old)))
+                let (built, reference) = reference(to: snapshot(old, repeating: nil), old)
+                return (built, snapshot(new, repeating: reference))
             }
-            let built = snapshot(new, repeating: nil)
-            return (snapshot(old, repeating: reference(to: built, new)), built)
+            let (built, reference) = reference(to: snapshot(new, repeating: nil), new)
+            return (snapshot(old, repeating: reference), built)
         }
 
         /// `built`, made from `record`, as the reference of the other snapshot, with the counterparts of the
-        /// other's items found from the identity numbers of the parse.
+        /// other's items (the first item of each id) found from the identity numbers of the parse; and `built`
+        /// again, with the later items of an id undecided when ids are not numbered.
         ///
         /// The walk numbers ids from 0 in order of first appearance, the snapshot walked first first: its ids are
         /// all different exactly when its last item's number is its item count - 1, and each item's number is then
         /// its index. Only when an id repeats is a table of counterparts made.
         ///
         /// - Complexity: O(1) when the snapshot's ids are all different, else O(*n*) for its *n* items.
-        private func reference(to built: Snapshot, _ record: CSimdJSON_Snapshot) -> Reference {
+        private func reference(to built: Snapshot, _ record: CSimdJSON_Snapshot) -> (Snapshot, Reference) {
             let first = firstItem(of: record)
-            guard idsNumbered else { return Reference(built, firstItem: first, counterparts: .notNumbered) }
             let count = built.itemCount
-            if count == 0 || Int(items[first + count - 1].idNumber) == count - 1 {
-                return Reference(built, firstItem: first, counterparts: .numbers(count))
+            if idsNumbered && (count == 0 || Int(items[first + count - 1].idNumber) == count - 1) {
+                return (built, Reference(built, firstItem: first, counterparts: .numbers(count)))
             }
+            // An id that repeats: its first item is the one the diff keeps (keepFirst; with reject, the request
+            // is refused before any diff).
             var table = [Int32](repeating: Reference.absent, count: count)
-            let numbered = table.withUnsafeMutableBufferPointer { slots in
+            let numbered = idsNumbered && table.withUnsafeMutableBufferPointer { slots in
                 for flat in slots.indices {
                     let slot = Int(items[first + flat].idNumber)
                     guard slot < slots.count else { return false }  // not numbered as the walk numbers them
-                    slots[slot] = slots[slot] == Reference.absent ? Int32(flat) : Reference.unknown
+                    if slots[slot] == Reference.absent { slots[slot] = Int32(flat) }
                 }
                 return true
             }
-            return Reference(built, firstItem: first, counterparts: numbered ? .table(table) : .notNumbered)
+            if numbered { return (built, Reference(built, firstItem: first, counterparts: .table(table))) }
+            // Ids not numbered (they collide in the parse's table far more than chance allows): by id, in a
+            // dictionary whose hashing is seeded per process; a later item of an id is undecided.
+            var byID: [WireID: Int32] = [:]
+            var flat: Int32 = 0
+            let sections = built.sections.map { section in
+                WireSection(id: section.id, content: section.content, items: section.items.map { item in
+                    defer { flat += 1 }
+                    if byID[item.id] == nil {
+                        byID[item.id] = flat
+                        return item
+                    }
+                    return item.undecided
+                })
+            }
+            let marked = Snapshot(sections: sections, text: built.text, firstSection: built.firstSection)
+            return (marked, Reference(marked, firstItem: first, counterparts: .byID(byID)))
         }
 
         /// A snapshot already built, whose items the other's repeat or are compared with.
@@ -265,11 +283,10 @@ extension SimdJSONParser {
             enum Counterparts {
                 /// The item whose index is the number, if there is one: the snapshot's ids are all different.
                 case numbers(Int)
-                /// By identity number: the index of the one item with that id, ``unknown`` when several have it, or
-                /// ``absent``.
+                /// By identity number: the index of the first item with that id, or ``absent``.
                 case table([Int32])
-                /// Ids are not numbered.
-                case notNumbered
+                /// By id (when ids are not numbered): the index of the first item with that id.
+                case byID([WireID: Int32])
             }
 
             /// Where the counterpart of an identity number is.
@@ -277,9 +294,6 @@ extension SimdJSONParser {
 
             /// No item of the snapshot has the id.
             static let absent: Int32 = -1
-            /// Which item of the snapshot the diff may match is not known: several have the id, or ids are not
-            /// numbered.
-            static let unknown: Int32 = -2
 
             init(_ snapshot: Snapshot, firstItem: Int, counterparts: Counterparts) {
                 sections = snapshot.sections
@@ -296,10 +310,10 @@ extension SimdJSONParser {
                 self.counterparts = counterparts
             }
 
-            /// The built item for `repeatOf` (1 + an index in the parse's items), if it is one of these.
-            func item(_ repeatOf: UInt64) -> WireItem? {
-                let index = Int(repeatOf) - 1 - firstItem
-                guard repeatOf != 0, index >= 0, index < starts[starts.count - 1] else { return nil }
+            /// The built item for `repeatOf` (1 + an index in the parse's items), if it is the one at `index` of
+            /// these.
+            func item(_ repeatOf: UInt64, at index: Int) -> WireItem? {
+                guard repeatOf != 0, Int(repeatOf) - 1 - firstItem == index else { return nil }
                 return item(at: index)
             }
 
@@ -328,12 +342,12 @@ extension SimdJSONParser {
             }
 
             /// The index among the snapshot's items of the item the diff may match an item of the other snapshot
-            /// whose identity number is `number` with, or ``absent`` or ``unknown``.
-            func counterpart(_ number: Int) -> Int32 {
+            /// whose identity number is `number` and whose id is `id()` with, or ``absent``.
+            func counterpart(_ number: Int, id: () -> WireID) -> Int32 {
                 switch counterparts {
                 case .numbers(let count): number >= 0 && number < count ? Int32(number) : Self.absent
                 case .table(let table): number >= 0 && number < table.count ? table[number] : Self.absent
-                case .notNumbered: Self.unknown
+                case .byID(let byID): byID[id()] ?? Self.absent
                 }
             }
         }
@@ -342,39 +356,46 @@ extension SimdJSONParser {
             record.sectionCount == 0 ? items.count : Int(sections[Int(record.firstSection)].firstItem)
         }
 
+        /// Builds a snapshot; the one walked first (without `reference`) marks the items whose id an earlier item
+        /// of it has: those are undecided (``WireItem/contentNumber`` -1), since the diff keeps only the first item
+        /// of an id (keepFirst; with reject the request is refused), and the other snapshot's items are decided
+        /// against that one.
         private func snapshot(_ record: CSimdJSON_Snapshot, repeating reference: Reference?) -> Snapshot {
             let first = Int(record.firstSection)
+            var distinctIDs = 0  // the ids met so far: the parse numbers them in order of first appearance
             return Snapshot(
-                sections: sections[first ..< first + Int(record.sectionCount)].map { section($0, repeating: reference) },
+                sections: sections[first ..< first + Int(record.sectionCount)].map {
+                    section($0, repeating: reference, distinctIDs: &distinctIDs)
+                },
                 text: text, firstSection: first)
         }
 
-        private func section(_ record: CSimdJSON_Section, repeating reference: Reference?) -> WireSection {
+        private func section(_ record: CSimdJSON_Section, repeating reference: Reference?, distinctIDs: inout Int) -> WireSection {
             let first = Int(record.firstItem)
             var sectionItems: [WireItem] = []
             sectionItems.reserveCapacity(Int(record.itemCount))
             for index in first ..< first + Int(record.itemCount) {
                 let item = items[index]
                 let identityNumber = idsNumbered ? Int(item.idNumber) : -1
-                var contentNumber = item.content.inInput != 0 ? index : -1
+                var contentNumber = index
                 var counterpart = Reference.absent
+                if reference == nil && idsNumbered {
+                    if identityNumber == distinctIDs {
+                        distinctIDs += 1
+                    } else {
+                        contentNumber = -1  // a later item of an id
+                    }
+                }
                 if let reference {
-                    // The item of the other snapshot the diff will match this one with, if known (see `snapshots`).
-                    counterpart = reference.counterpart(identityNumber)
-                    if let repeated = reference.item(item.repeatOf) {
-                        // The same bytes, so the same id: its counterpart, unless the id repeats there.
-                        if counterpart == Reference.unknown {
-                            sectionItems.append(repeated.undecided)
-                        } else {
-                            sectionItems.append(repeated)
-                        }
+                    // The item of the other snapshot the diff will match this one with (see `snapshots`).
+                    counterpart = reference.counterpart(identityNumber, id: { id(item.id) })
+                    if counterpart >= 0, let repeated = reference.item(item.repeatOf, at: Int(counterpart)) {
+                        sectionItems.append(repeated)  // the same bytes as its counterpart: that item again
                         continue
                     }
                 }
                 let itemContent = content(item.content)
-                if counterpart == Reference.unknown {
-                    contentNumber = -1
-                } else if counterpart >= 0, let other = reference?.content(at: Int(counterpart)) {
+                if counterpart >= 0, let other = reference?.content(at: Int(counterpart)) {
                     if itemContent == other.content { contentNumber = other.number }
                 }
                 sectionItems.append(

@@ -6,9 +6,9 @@ public struct Snapshot: Hashable, Sendable {
     /// The sections, in order.
     public let sections: [WireSection]
     /// The `/diff` body the snapshot was read from, if any.
-    private let text: RequestText?
+    let text: RequestText?
     /// The position of the first section among the body's (``RequestText/sections``).
-    private let firstSection: Int
+    let firstSection: Int
 
     init(sections: [WireSection], text: RequestText?, firstSection: Int) {
         self.sections = sections

@@ -18,10 +18,10 @@ public struct WireItem: Hashable, Sendable {
     /// The number the parse gave ``id`` (from 0): the items of one request, in both snapshots, have the same
     /// number exactly when they have the same id. -1 when the parse did not number the ids.
     public let identityNumber: Int
-    /// The number of the item's content, decided by the reader: an item of each snapshot with the same id have
-    /// equal non-negative numbers exactly when their contents are equal, so the diff compares numbers. -1 when
-    /// it is not decided (the item's id repeats in the other snapshot, or the ids were not numbered): the
-    /// contents are then compared (``content``).
+    /// The number of the item's content, decided by the reader: an item of the second snapshot and the first
+    /// item of its id in the other have equal non-negative numbers exactly when their contents are equal, so the
+    /// diff (which keeps the first item of an id) compares numbers and never the contents. -1 for a later item of
+    /// an id in the snapshot read first, which the diff drops: comparing it compares the contents (``content``).
     public let contentNumber: Int
 
     init(id: StoredID, content: ContentKey, identityNumber: Int, contentNumber: Int) {
