@@ -114,8 +114,7 @@ struct CSimdJSON_Parser {
     std::vector<CSimdJSON_Violation> violations;
     std::string text;
     size_t violationsOmitted = 0;
-    std::vector<CSimdJSON_Value> values;  // CSimdJSON_ParseTree's
-    std::vector<CSimdJSON_Number> numbers;
+    csimdjson::RecordArray<CSimdJSON_Value> values;  // CSimdJSON_ParseTree's (handed over by CSimdJSON_TakeTree)
     ByteBuffer strings;
 
     // Walk state.
@@ -927,7 +926,6 @@ struct CSimdJSON_Parser {
     void reset() {
         result = CSimdJSON_Result{};
         values.clear();
-        numbers.clear();
         strings.size = 0;
         arena.size = 0;
         sections.clear();
@@ -1011,21 +1009,8 @@ struct CSimdJSON_Parser {
     }
 
     /// Appends a number whose (trimmed) token starts at `offset`.
-    void addNumber(int64_t offset, const NumberToken &number, size_t length) {
-        CSimdJSON_Number record{};
-        record.negative = number.negative;
-        record.isInteger = number.isInteger;
-        record.outOfRange = number.outcome == NumberToken::exponentOutOfRange;
-        record.digitsOffset = uint32_t(strings.size);
-        if (!record.outOfRange) {
-            std::string_view a, b;
-            record.exponent = number.significant(a, b);
-            strings.append(a.data(), a.size());
-            strings.append(b.data(), b.size());
-        }
-        record.digitCount = uint32_t(strings.size - record.digitsOffset);
-        values.push_back({uint32_t(offset), uint32_t(length), uint32_t(numbers.size()), 0, CSimdJSON_KindNumber});
-        numbers.push_back(record);
+    void addNumber(int64_t offset, size_t length) {
+        values.push_back({uint32_t(offset), uint32_t(length), 0, 0, CSimdJSON_KindNumber});
     }
 
     /// Appends `value` and its descendants, validating them as `check` does.
@@ -1062,9 +1047,9 @@ struct CSimdJSON_Parser {
             break;
         case ondemand::json_type::number: {
             int64_t at;
-            NumberToken number = readCheckedNumber(value, at);
+            readCheckedNumber(value, at);
             trimTrailingSpace(raw);
-            addNumber(offset, number, raw.size());
+            addNumber(offset, raw.size());
             break;
         }
         case ondemand::json_type::boolean: {
@@ -1082,6 +1067,12 @@ struct CSimdJSON_Parser {
     /// CSimdJSON_ParseTree.
     void parseTree(const uint8_t *bytes, size_t offset, size_t length, size_t capacity) {
         reset();
+        // A large input's tables are reserved once for the most values it can hold (about one per two bytes):
+        // growing them by doubling would hold the old and the new copy at once (pages never written cost no
+        // memory).
+        if (length > kReleaseIndexAbove) {
+            values.reserve(length / 2 + 1);
+        }
         run(bytes + offset, length, capacity - offset, [&] {
             ondemand::json_type type;
             if (error_code error = document.type().get(type)) { failOn(error, CSimdJSON_SyntaxValue, 0); }
@@ -1104,7 +1095,7 @@ struct CSimdJSON_Parser {
                 if (number.outcome == NumberToken::exponentOutOfRange) {
                     violation(CSimdJSON_ViolationExponentRange, CSimdJSON_FoundNumber, start);
                 }
-                addNumber(start, number, text.size());
+                addNumber(start, text.size());
                 break;
             }
             case ondemand::json_type::boolean:
@@ -1352,8 +1343,6 @@ struct CSimdJSON_Parser {
         result.arenaLength = arena.size;
         result.values = values.data();
         result.valueCount = values.size();
-        result.numbers = numbers.data();
-        result.numberCount = numbers.size();
         result.strings = strings.data;
         result.stringsLength = strings.size;
     }
@@ -1365,6 +1354,7 @@ size_t CSimdJSON_ParserRetainedBytes(const CSimdJSON_Parser *parser) {
     // simdjson keeps ~4 bytes of structural index and 5/3 bytes of string buffer per input byte.
     return parser->json.capacity() * 6 + parser->arena.capacity + parser->sectionContent.capacity +
            parser->itemContent.capacity + parser->sortScratch.capacity + parser->idBytes.capacity() +
+           parser->values.bytes.capacity + parser->strings.capacity +
            parser->items.capacity() * sizeof(CSimdJSON_Item) + parser->sections.capacity() * sizeof(CSimdJSON_Section) +
            parser->idTable.capacity() * sizeof(IDSlot);
 }
@@ -1432,6 +1422,32 @@ const CSimdJSON_Child *CSimdJSON_Children(CSimdJSON_Parser *parser, const uint8_
                                           size_t capacity, int canonical, const char *uncanonical, size_t *count,
                                           const uint8_t **text) {
     return parser->childrenOf(bytes, offset, length, capacity, canonical != 0, uncanonical, count, text);
+}
+
+void CSimdJSON_TakeTree(CSimdJSON_Parser *parser, CSimdJSON_Value **values, uint8_t **strings) {
+    *values = reinterpret_cast<CSimdJSON_Value *>(parser->values.bytes.take());
+    *strings = parser->strings.take();
+}
+
+void CSimdJSON_Free(void *pointer) { std::free(pointer); }
+
+CSimdJSON_NumberParts CSimdJSON_ParseNumber(const uint8_t *token, size_t length) {
+    CSimdJSON_NumberParts parts{};
+    std::string_view text(reinterpret_cast<const char *>(token), length);
+    NumberToken number = NumberToken::parse(text, CSimdJSON_MAX_EXPONENT);
+    parts.valid = number.outcome != NumberToken::syntax;
+    parts.negative = number.negative;
+    parts.isInteger = number.isInteger;
+    parts.outOfRange = number.outcome == NumberToken::exponentOutOfRange;
+    if (number.outcome == NumberToken::ok) {
+        std::string_view a, b;
+        parts.exponent = number.significant(a, b);
+        parts.integerOffset = uint32_t(a.data() - text.data());
+        parts.integerLength = uint32_t(a.size());
+        parts.fractionOffset = uint32_t(b.data() - text.data());
+        parts.fractionLength = uint32_t(b.size());
+    }
+    return parts;
 }
 
 uint64_t CSimdJSON_Hash(const uint8_t *bytes, size_t length) { return csimdjson::hashBytes(bytes, length); }

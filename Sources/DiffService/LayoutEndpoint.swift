@@ -27,55 +27,73 @@ public enum LayoutEndpoint {
         }
     }
 
-    /// The response body for a request body, or the problem.
-    static func result(for body: [UInt8], cursors: CursorCodec) -> Result<[UInt8], Problem> {
-        let document: JSONDocument
-        do {
-            document = try parseJSONDocument(body)
-        } catch {
-            return .failure(error.problem)
-        }
+    /// What a `/layout` body asks for, decoded: made before the layout so that the body's tree (about ten times
+    /// the body) is freed before the frames and the answer are made.
+    private struct Input {
         var errors = FieldErrors()
         var paths = WaterfallSettingPaths(settings: "settings", pageSize: "pageSize")
-        var root = document.root
         var settings: WaterfallSettings?
-        var hasSettings = false
         var pageSize: Int?
         var cursor: String?
         var pretty = false
+        var ids: [WireID] = []
+        var items: [WaterfallItem?] = []
+    }
+
+    /// Parses and decodes a body; field errors are left in the input.
+    private static func decode(_ body: [UInt8]) throws(RequestError) -> Input {
+        let document = try parseJSONDocument(body)
+        var input = Input()
+        var root = document.root
+        var hasSettings = false
         root.members { reader, name in
             switch name {
             case "settings":
                 hasSettings = true
-                settings = WaterfallSettings.decode(&reader, paths: &paths, errors: &errors)
-            case "pageSize": pageSize = errors.integer(&reader, "pageSize")
-            case "cursor": cursor = errors.string(&reader, "cursor")
-            case "pretty": pretty = errors.boolean(&reader, "pretty") ?? false
+                input.settings = WaterfallSettings.decode(&reader, paths: &input.paths, errors: &input.errors)
+            case "pageSize": input.pageSize = input.errors.integer(&reader, "pageSize")
+            case "cursor": input.cursor = input.errors.string(&reader, "cursor")
+            case "pretty": input.pretty = input.errors.boolean(&reader, "pretty") ?? false
             case "items": break  // (read with the document)
             default:
-                errors.add(JSONPath.member(name, of: ""), "unknown member; expected settings, items, pageSize, cursor or pretty")
+                input.errors.add(JSONPath.member(name, of: ""), "unknown member; expected settings, items, pageSize, cursor or pretty")
                 reader.skip()
             }
         }
-        if !hasSettings { errors.add("settings", "missing required member") }
-        if document.items == nil { errors.add("items", "missing required member") }
-        let wireItems = document.items ?? []
-        let items = wireItems.enumerated().map { index, item in
-            WaterfallItem.decode(item.reader, path: itemPath(index), errors: &errors)
+        if !hasSettings { input.errors.add("settings", "missing required member") }
+        if document.items == nil { input.errors.add("items", "missing required member") }
+        let documentItems = document.items ?? []
+        input.ids = documentItems.map(\.id)
+        input.items = documentItems.enumerated().map { index, item in
+            WaterfallItem.decode(item.reader, path: itemPath(index), errors: &input.errors)
         }
-        guard errors.isEmpty, let settings else {
+        return input
+    }
+
+    /// The response body for a request body, or the problem.
+    static func result(for body: [UInt8], cursors: CursorCodec) -> Result<[UInt8], Problem> {
+        var input: Input
+        do {
+            input = try decode(body)
+        } catch {
+            return .failure(error.problem)
+        }
+        let paths = input.paths, pageSize = input.pageSize, items = input.items
+        guard input.errors.isEmpty, let settings = input.settings else {
             // Out-of-range values are reported with the type errors, not after they are fixed.
-            if let settings { errors.add(WaterfallLayout.violations(of: settings, pageSize: pageSize), paths: paths, item: itemPath) }
-            for (index, item) in items.enumerated() {
-                if let item { errors.add(item.violations(index: index), paths: paths, item: itemPath) }
+            if let settings = input.settings {
+                input.errors.add(WaterfallLayout.violations(of: settings, pageSize: pageSize), paths: paths, item: itemPath)
             }
-            return .failure(errors.problem)
+            for (index, item) in items.enumerated() {
+                if let item { input.errors.add(item.violations(index: index), paths: paths, item: itemPath) }
+            }
+            return .failure(input.errors.problem)
         }
-        if let problem = duplicateProblem(wireItems.map(\.id), path: itemPath, snapshot: nil) {
+        if let problem = duplicateProblem(input.ids, path: itemPath, snapshot: nil) {
             return .failure(problem)
         }
         var continuation: Continuation?
-        if let cursor {
+        if let cursor = input.cursor {
             do {
                 continuation = try cursors.open(cursor)
             } catch {
@@ -91,9 +109,9 @@ public enum LayoutEndpoint {
         }
         // ~80 bytes a frame plus the id twice (frame and column list): reserved once, since a buffer that doubles
         // holds its old and new copies at once (pages it never touches cost no memory).
-        var writer = JSONWriter(pretty: pretty, capacity: 128 + page.items.count * (pretty ? 192 : 128))
+        var writer = JSONWriter(pretty: input.pretty, capacity: 128 + page.items.count * (input.pretty ? 192 : 128))
         writer.beginObject()
-        page.writeMembers(into: &writer, ids: wireItems.map(\.id), cursor: page.continuation.map(cursors.seal))
+        page.writeMembers(into: &writer, ids: input.ids, cursor: page.continuation.map(cursors.seal))
         writer.endObject()
         writer.finish()
         return .success(writer.bytes)

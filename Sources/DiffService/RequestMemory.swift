@@ -13,8 +13,8 @@ public enum RequestMemory {
     /// under `keepFirst`, peaks at 19.6× its body (BENCHMARKS.md); 21 leaves a margin of 7 %.
     public static let diffBytesPerBodyByte = 21
     /// Peak bytes per body byte of a `POST /layout`, at most: the worst measured shape, tiny items all out of
-    /// range (a 422), peaks at 12.2× its body; 13 leaves a margin of 7 %.
-    public static let layoutBytesPerBodyByte = 13
+    /// range (a 422), peaks at 13.3× its body; 14 leaves a margin of 5 %.
+    public static let layoutBytesPerBodyByte = 14
     /// Any request's fixed part: its state, headers, a small answer and libmicrohttpd's buffers.
     public static let fixedBytes = 64 * 1024
 

@@ -1,7 +1,12 @@
 /// Every value of one JSON text that simdjson validated, flat and in document order: an object is followed by
 /// its members (a name, then the value with its descendants), an array by its elements. Made by
 /// ``SimdJSONParser`` (`readTree`); read with ``JSONReader``.
-struct JSONTree: Sendable {
+///
+/// A large tree's tables are CSimdJSON's own, handed over without a copy (a body's tree is several times its
+/// size); a small tree's are copied into one block, so that the parser keeps its buffers for the next parse.
+/// `@unchecked Sendable` because the tables are written before `init` and never again, and freed exactly once, in
+/// `deinit`, when no reader refers to the tree any more.
+final class JSONTree: @unchecked Sendable {
     /// What a node is.
     enum NodeKind: UInt8, Sendable {
         case object = 1, array, string, number, `true`, `false`, null
@@ -9,27 +14,32 @@ struct JSONTree: Sendable {
         case name
     }
 
-    /// One value, or one member's name.
-    struct Node: Sendable {
+    /// One value, or one member's name: CSimdJSON_Value's fields, in its order (checked by the tests).
+    struct Node {
         /// The first byte of its text, relative to the text parsed.
         var offset: UInt32
         /// Its text's length (brackets or quotes included).
         var length: UInt32
         /// A container: the index of the node after its last descendant. A string or name with escapes: where
         /// its unescaped bytes start in ``JSONTree/strings`` (`UInt32.max` without escapes: its text between the
-        /// quotes). A number: its index in ``JSONTree/numbers``.
+        /// quotes). A number: 0 (see ``JSONTree/number(_:)``).
         var extra: UInt32
         /// A string or name with escapes: its unescaped byte count.
         var unescapedLength: UInt32
-        var kind: NodeKind
+        /// ``NodeKind``'s raw value.
+        var rawKind: UInt8
+
+        var kind: NodeKind { NodeKind(rawValue: rawKind) ?? .null }
     }
 
-    /// A number exactly as written: ±digits × 10^exponent.
-    struct Number: Sendable {
+    /// A number exactly as written, ±digits × 10^exponent.
+    struct Number {
         /// The power of ten of the last significant digit.
         var exponent: Int64
-        /// The significant digits (ASCII, no leading or trailing zeros; empty for zero), in ``JSONTree/strings``.
-        var digits: Range<Int>
+        /// The significant digits (ASCII, no leading or trailing zeros; none for zero): those of the integer part,
+        /// then those of the fraction, as ranges of ``JSONTree/source``.
+        var integerDigits: Range<Int>
+        var fractionDigits: Range<Int>
         var isNegative: Bool
         /// Written without fraction or exponent.
         var isInteger: Bool
@@ -37,13 +47,25 @@ struct JSONTree: Sendable {
         var isOutOfRange: Bool
     }
 
-    let nodes: [Node]
-    let numbers: [Number]
-    /// Unescaped strings and names that had escapes, and the numbers' digits.
-    let strings: [UInt8]
+    let nodes: UnsafeBufferPointer<Node>
+    /// Unescaped strings and names that had escapes.
+    let strings: UnsafeBufferPointer<UInt8>
     /// The bytes the text was read from, and where the text starts in them.
     let source: [UInt8]
     let base: Int
+    /// Frees the tables.
+    private let release: () -> Void
+
+    init(nodes: UnsafeBufferPointer<Node>, strings: UnsafeBufferPointer<UInt8>, source: [UInt8], base: Int,
+         release: @escaping () -> Void) {
+        self.nodes = nodes
+        self.strings = strings
+        self.source = source
+        self.base = base
+        self.release = release
+    }
+
+    deinit { release() }
 
     /// The node after the value at `index` and its descendants.
     func next(after index: Int) -> Int {
@@ -52,13 +74,20 @@ struct JSONTree: Sendable {
     }
 
     /// The unescaped UTF-8 bytes of the string or name at `index`, passed to `body`.
-    func withUnescaped<Result>(_ index: Int, _ body: (ArraySlice<UInt8>) -> Result) -> Result {
+    func withUnescaped<Result>(_ index: Int, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
         let node = nodes[index]
         if node.extra == UInt32.max {
             let start = base + Int(node.offset) + 1
-            return body(source[start ..< start + Int(node.length) - 2])
+            return source.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[start ..< start + Int(node.length) - 2])) }
         }
-        return body(strings[Int(node.extra) ..< Int(node.extra) + Int(node.unescapedLength)])
+        return body(UnsafeBufferPointer(rebasing: strings[Int(node.extra) ..< Int(node.extra) + Int(node.unescapedLength)]))
+    }
+
+    /// The number at `index` (its text is parsed again).
+    func number(_ index: Int) -> Number {
+        let node = nodes[index]
+        let start = base + Int(node.offset)
+        return SimdJSONParser.number(source, start ..< start + Int(node.length))
     }
 
     /// The string or name at `index`.
@@ -138,18 +167,25 @@ public struct JSONReader: Sendable {
 
     /// The number at the reading position, if it is one.
     private var numberValue: JSONTree.Number? {
-        let node = tree.nodes[position]
-        return node.kind == .number ? tree.numbers[Int(node.extra)] : nil
+        tree.nodes[position].kind == .number ? tree.number(position) : nil
+    }
+
+    /// The significant digits of a number, as ASCII.
+    private func digits(of number: JSONTree.Number) -> ArraySlice<UInt8> {
+        guard !number.fractionDigits.isEmpty else { return tree.source[number.integerDigits] }
+        var digits = ArraySlice(tree.source[number.integerDigits])
+        digits.append(contentsOf: tree.source[number.fractionDigits])
+        return digits
     }
 
     /// Reads a number whose value is an integer that fits `Int` (`2`, `2.0`, `2e0`), or returns `nil` and leaves
     /// the value unread.
     public mutating func integer() -> Int? {
         guard let number = numberValue, !number.isOutOfRange, number.exponent >= 0,
-              number.digits.count + Int(number.exponent) <= 18
+              number.integerDigits.count + number.fractionDigits.count + Int(number.exponent) <= 18
         else { return nil }
         var value = 0
-        for digit in tree.strings[number.digits] { value = value * 10 + Int(digit - UInt8(ascii: "0")) }
+        for digit in digits(of: number) { value = value * 10 + Int(digit - UInt8(ascii: "0")) }
         for _ in 0 ..< number.exponent { value *= 10 }
         skip()
         return number.isNegative ? -value : value
@@ -160,7 +196,7 @@ public struct JSONReader: Sendable {
     public mutating func writtenInteger() -> Int64? {
         guard let number = numberValue, number.isInteger, number.exponent >= 0 else { return nil }
         var magnitude: UInt64 = 0
-        for digit in tree.strings[number.digits] {
+        for digit in digits(of: number) {
             let (times10, overflow) = magnitude.multipliedReportingOverflow(by: 10)
             guard !overflow else { return nil }
             magnitude = times10 + UInt64(digit - UInt8(ascii: "0"))  // (< 2^64: times10 is a multiple of 10)
@@ -191,8 +227,9 @@ public struct JSONReader: Sendable {
     public mutating func decimal() -> (isNegative: Bool, digits: ArraySlice<UInt8>, exponent: Int)? {
         guard let number = numberValue else { return nil }
         skip()
-        guard !number.digits.isEmpty else { return (false, [], 0) }  // zero (an exponent out of range reads as 0)
-        return (number.isNegative, tree.strings[number.digits], Int(number.exponent))
+        let digits = digits(of: number)
+        guard !digits.isEmpty else { return (false, [], 0) }  // zero (an exponent out of range reads as 0)
+        return (number.isNegative, digits, Int(number.exponent))
     }
 
     /// Reads an array, calling `body` with the reader at each element and its index; what `body` reads of the

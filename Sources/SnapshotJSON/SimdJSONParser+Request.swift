@@ -51,20 +51,69 @@ extension SimdJSONParser {
             let violations = (0 ..< result.violationCount).map {
                 (violation(result.violations[$0], text: result), place: Int(result.violations[$0].valueIndex))
             }
-            let nodes = UnsafeBufferPointer(start: result.values, count: result.valueCount).map { value in
-                JSONTree.Node(offset: value.offset, length: value.length, extra: value.extra,
-                              unescapedLength: value.unescapedLength, kind: JSONTree.NodeKind(rawValue: value.kind)!)
-            }
-            let numbers = UnsafeBufferPointer(start: result.numbers, count: result.numberCount).map { number in
-                JSONTree.Number(exponent: number.exponent,
-                                digits: Int(number.digitsOffset) ..< Int(number.digitsOffset) + Int(number.digitCount),
-                                isNegative: number.negative != 0, isInteger: number.isInteger != 0,
-                                isOutOfRange: number.outOfRange != 0)
-            }
-            let strings = Array(UnsafeBufferPointer(start: result.strings, count: result.stringsLength))
-            let tree = JSONTree(nodes: nodes, numbers: numbers, strings: strings, source: padded, base: range.lowerBound)
+            let tree = Self.tree(result, parser: pointer, source: padded, base: range.lowerBound)
             return .success(TreeReading(tree: tree, violations: violations, omitted: result.violationsOmitted))
         }
+    }
+
+    /// Trees larger than this (in bytes of tables) take CSimdJSON's tables; smaller ones are copied.
+    private static let treeCopiedUpTo = 64 << 10
+
+    /// The tree of `result`, the last ParseTree of `parser`.
+    private static func tree(_ result: CSimdJSON_Result, parser: OpaquePointer, source: [UInt8], base: Int) -> JSONTree {
+        let nodeBytes = result.valueCount * MemoryLayout<CSimdJSON_Value>.stride
+        if nodeBytes + result.stringsLength > treeCopiedUpTo {
+            // Handed over: the result's pointers to the tables are invalid from here.
+            var values: UnsafeMutablePointer<CSimdJSON_Value>?, strings: UnsafeMutablePointer<UInt8>?
+            CSimdJSON_TakeTree(parser, &values, &strings)
+            return JSONTree(
+                nodes: mirror(values, count: result.valueCount, as: JSONTree.Node.self),
+                strings: UnsafeBufferPointer(start: strings, count: result.stringsLength), source: source, base: base,
+                release: {
+                    CSimdJSON_Free(values)
+                    CSimdJSON_Free(strings)
+                })
+        }
+        // One block: the nodes, then the strings.
+        let block = UnsafeMutableRawPointer.allocate(byteCount: nodeBytes + result.stringsLength, alignment: 8)
+        if nodeBytes > 0 { block.copyMemory(from: result.values, byteCount: nodeBytes) }
+        if result.stringsLength > 0 { (block + nodeBytes).copyMemory(from: result.strings, byteCount: result.stringsLength) }
+        return JSONTree(
+            nodes: mirror(block.assumingMemoryBound(to: CSimdJSON_Value.self), count: result.valueCount, as: JSONTree.Node.self),
+            strings: UnsafeBufferPointer(start: (block + nodeBytes).assumingMemoryBound(to: UInt8.self), count: result.stringsLength),
+            source: source, base: base, release: { block.deallocate() })
+    }
+
+    /// The parts of the number whose text is `source[range]` (validated by a parse).
+    static func number(_ source: [UInt8], _ range: Range<Int>) -> JSONTree.Number {
+        let parts = source.withUnsafeBufferPointer { CSimdJSON_ParseNumber($0.baseAddress! + range.lowerBound, range.count) }
+        precondition(parts.valid != 0, "not a number a parse validated")
+        let integer = range.lowerBound + Int(parts.integerOffset), fraction = range.lowerBound + Int(parts.fractionOffset)
+        return JSONTree.Number(exponent: parts.exponent, integerDigits: integer ..< integer + Int(parts.integerLength),
+                               fractionDigits: fraction ..< fraction + Int(parts.fractionLength),
+                               isNegative: parts.negative != 0, isInteger: parts.isInteger != 0,
+                               isOutOfRange: parts.outOfRange != 0)
+    }
+
+    /// C records seen as the Swift structs that declare the same fields in the same order (``JSONTree/Node`` for
+    /// CSimdJSON_Value; checked by ``mirrorsMatch``).
+    private static func mirror<Record, Mirror>(_ records: UnsafeMutablePointer<Record>?, count: Int, as _: Mirror.Type) -> UnsafeBufferPointer<Mirror> {
+        precondition(MemoryLayout<Mirror>.stride == MemoryLayout<Record>.stride
+                     && MemoryLayout<Mirror>.alignment == MemoryLayout<Record>.alignment, "\(Mirror.self) does not mirror \(Record.self)")
+        guard let records else { return UnsafeBufferPointer(start: nil, count: 0) }
+        return UnsafeBufferPointer(start: UnsafeRawPointer(records).bindMemory(to: Mirror.self, capacity: count), count: count)
+    }
+
+    /// Whether the mirrors of ``mirror(_:count:as:)`` have their C records' field offsets.
+    static var mirrorsMatch: Bool {
+        let node: [(Int?, Int?)] = [
+            (MemoryLayout<JSONTree.Node>.offset(of: \.length), MemoryLayout<CSimdJSON_Value>.offset(of: \.length)),
+            (MemoryLayout<JSONTree.Node>.offset(of: \.extra), MemoryLayout<CSimdJSON_Value>.offset(of: \.extra)),
+            (MemoryLayout<JSONTree.Node>.offset(of: \.unescapedLength), MemoryLayout<CSimdJSON_Value>.offset(of: \.unescapedLength)),
+            (MemoryLayout<JSONTree.Node>.offset(of: \.rawKind), MemoryLayout<CSimdJSON_Value>.offset(of: \.kind)),
+        ]
+        return Int(CSimdJSON_KindName) == Int(JSONTree.NodeKind.name.rawValue)
+            && node.allSatisfy { $0.0 != nil && $0.0 == $0.1 }
     }
 
     /// The tree of a value that a parse of the same bytes validated (see ``readTree(_:_:body:)``).

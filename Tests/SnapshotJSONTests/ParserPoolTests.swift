@@ -33,4 +33,9 @@ import Testing
         try parse(items: 20_000)  // ~1 MB: the parser grows past the 4 MiB it may keep
         #expect(retainedByNextParser() < 1 << 20)  // a new one
     }
+
+    /// The tree's tables are CSimdJSON's, seen through Swift structs with the same fields in the same order.
+    @Test func theTreeMirrorsHaveTheRecordsLayout() {
+        #expect(SimdJSONParser.mirrorsMatch)
+    }
 }

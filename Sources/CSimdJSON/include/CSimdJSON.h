@@ -190,10 +190,7 @@ typedef struct CSimdJSON_Result {
     /** CSimdJSON_ParseTree: the values of the document, in document order (see CSimdJSON_Value). */
     const struct CSimdJSON_Value *values;
     size_t valueCount;
-    /** The numbers among them (CSimdJSON_Value.extra indexes this). */
-    const struct CSimdJSON_Number *numbers;
-    size_t numberCount;
-    /** Unescaped strings and member names that had escapes, and the numbers' significant digits. */
+    /** Unescaped strings and member names that had escapes. */
     const uint8_t *strings;
     size_t stringsLength;
 } CSimdJSON_Result;
@@ -222,8 +219,8 @@ typedef struct CSimdJSON_Value {
     /**
      * An object or array: the index of the first value after its last descendant. A string or a name with
      * escapes: where its unescaped bytes start in CSimdJSON_Result.strings (without escapes they are its text
-     * between the quotes, and extra is UINT32_MAX); the count is `unescapedLength`. A number: its index in
-     * CSimdJSON_Result.numbers.
+     * between the quotes, and extra is UINT32_MAX); the count is `unescapedLength`. A number: 0 (its text is
+     * read with CSimdJSON_ParseNumber).
      */
     uint32_t extra;
     /** A string or a name with escapes: its unescaped byte count. */
@@ -231,19 +228,26 @@ typedef struct CSimdJSON_Value {
     uint8_t kind;
 } CSimdJSON_Value;
 
-/** A number of a document read by CSimdJSON_ParseTree: ±digits × 10^exponent, exactly as written. */
-typedef struct CSimdJSON_Number {
+/** A number token exactly as written: ±digits × 10^exponent (CSimdJSON_ParseNumber). */
+typedef struct CSimdJSON_NumberParts {
     /** The power of ten of the last significant digit. */
     int64_t exponent;
-    /** The significant digits (ASCII, no leading or trailing zeros; none for zero) in CSimdJSON_Result.strings. */
-    uint32_t digitsOffset;
-    uint32_t digitCount;
+    /**
+     * The significant digits (no leading or trailing zeros; none for zero): those of the integer part, then
+     * those of the fraction, each a range of the token.
+     */
+    uint32_t integerOffset;
+    uint32_t integerLength;
+    uint32_t fractionOffset;
+    uint32_t fractionLength;
     uint8_t negative;
     /** Written without fraction or exponent. */
     uint8_t isInteger;
-    /** Its exponent is beyond CSimdJSON_MAX_EXPONENT (a violation was recorded; the digits are empty). */
+    /** Its exponent is beyond CSimdJSON_MAX_EXPONENT (the digits are then empty). */
     uint8_t outOfRange;
-} CSimdJSON_Number;
+    /** The token is a JSON number. */
+    uint8_t valid;
+} CSimdJSON_NumberParts;
 
 typedef struct CSimdJSON_Parser CSimdJSON_Parser;
 
@@ -323,6 +327,18 @@ typedef struct CSimdJSON_Child {
 const CSimdJSON_Child *CSimdJSON_Children(CSimdJSON_Parser *parser, const uint8_t *bytes, size_t offset, size_t length,
                                           size_t capacity, int canonical, const char *uncanonical, size_t *count,
                                           const uint8_t **text);
+
+/**
+ * Hands the last CSimdJSON_ParseTree's values and strings (result->valueCount and stringsLength of them; NULL when
+ * empty) to the caller, who frees each with CSimdJSON_Free. The result's pointers to them are then invalid; the
+ * handle starts new tables on the next parse.
+ */
+void CSimdJSON_TakeTree(CSimdJSON_Parser *parser, CSimdJSON_Value **values, uint8_t **strings);
+/** Frees what CSimdJSON_TakeTree handed over. */
+void CSimdJSON_Free(void *pointer);
+
+/** The parts of the number token `token[0 ..< length]` (a number a parse validated: trailing whitespace none). */
+CSimdJSON_NumberParts CSimdJSON_ParseNumber(const uint8_t *token, size_t length);
 
 /** The 64-bit hash CSimdJSON_Content.hash holds for a canonical encoding, of any bytes. */
 uint64_t CSimdJSON_Hash(const uint8_t *bytes, size_t length);
