@@ -31,10 +31,11 @@ final class RequestHead {
 
     /// Where the previous line's text ended (the version, then each value), for the layout check.
     private var previousEnd: UnsafeRawPointer?
-    /// What the previous line was, for messages: the request line, then each field.
-    private var previousLine = "the request line"
-    /// The previous field's name, for messages.
-    private var previousName: String?
+    /// The previous field's name as sent, in libmicrohttpd's buffer (`nil` while the previous line is the
+    /// request line); read only during ``read(_:method:version:target:targetSpan:)``. A message names it, and
+    /// is written only when a check fails: most heads pass, and building its text for every field cost more
+    /// than the checks.
+    private var previousName: UnsafeRawBufferPointer?
     private let checksLayout: Bool
 
     /// Whether the linked libmicrohttpd is the one whose in-place layout the checks know.
@@ -67,14 +68,17 @@ final class RequestHead {
             head.violation = "the request line contains a NUL byte or an extra space"
         }
         let pointer = Unmanaged.passUnretained(head).toOpaque()
+        // Without an iterator, libmicrohttpd counts the fields: room for all of them at once.
+        head.headers.reserveCapacity(Int(MHD_get_connection_values_n(connection, .HEADER_KIND, nil, nil)))
         _ = MHD_get_connection_values_n(connection, .HEADER_KIND, collectField, pointer)
         if head.checksLayout, head.violation == nil, let method, let end = head.previousEnd {
             let headEnd = UnsafeRawPointer(method) + CMicroHTTPD_head_size(connection)
             // The last line end, then the empty line: two to four NULs.
             if !isOverwrittenLineEnd(from: end, to: headEnd, allowed: 2...4) {
-                head.violation = "\(head.previousLine) contains a NUL byte"
+                head.violation = "\(line(after: head.previousName)) contains a NUL byte"
             }
         }
+        head.previousName = nil
         if head.violation == nil { head.violation = frameViolation(target: target, version: version, head: head) }
         return head
     }
@@ -101,29 +105,51 @@ final class RequestHead {
         if head.violation == nil { head.violation = head.fieldViolation(name: name, value: text, valuePointer: value) }
         head.headers.append(
             HTTPHeaders.Field(
-                name: String(decoding: name.lazy.map(asciiLowercase), as: UTF8.self),
-                value: String(decoding: trimmed(text), as: UTF8.self)))
+                name: string(of: name, lowercased: true),
+                value: string(of: UnsafeRawBufferPointer(rebasing: trimmed(text)), lowercased: false)))
         return .YES
+    }
+
+    /// The text of `bytes` (invalid UTF-8 repaired, as `String(decoding:as:)` does), with ASCII capitals
+    /// lowercased when asked: one copy of C's bytes (a lazily mapped or generic collection is read a byte at a time).
+    private static func string(of bytes: UnsafeRawBufferPointer, lowercased: Bool) -> String {
+        String(unsafeUninitializedCapacity: bytes.count) { buffer in
+            guard let target = buffer.baseAddress, let source = bytes.baseAddress else { return 0 }
+            if lowercased {
+                for index in 0..<bytes.count { target[index] = asciiLowercase(source.load(fromByteOffset: index, as: UInt8.self)) }
+            } else {
+                UnsafeMutableRawPointer(target).copyMemory(from: source, byteCount: bytes.count)
+            }
+            return bytes.count
+        }
+    }
+
+    /// A field name fit for a message: its first 64 bytes, anything but printable ASCII as `?`.
+    private static func printable(_ name: UnsafeRawBufferPointer) -> String {
+        String(decoding: name.prefix(64).map { $0 >= 0x20 && $0 < 0x7F ? $0 : UInt8(ascii: "?") }, as: UTF8.self)
+    }
+
+    /// The line after which a field named `name` came, for messages: the request line when `name` is `nil`.
+    private static func line(after name: UnsafeRawBufferPointer?) -> String {
+        name.map { "the header field \(printable($0))" } ?? "the request line"
     }
 
     /// What is wrong with one field, if anything.
     private func fieldViolation(
         name: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer, valuePointer: UnsafePointer<CChar>?
     ) -> String? {
-        let printable = String(decoding: name.prefix(64).map { $0 >= 0x20 && $0 < 0x7F ? $0 : UInt8(ascii: "?") }, as: UTF8.self)
         guard !name.isEmpty, name.allSatisfy(isTokenCharacter) else {
-            return "the header field name \"\(printable)\" is not a token (whitespace before the colon?)"
+            return "the header field name \"\(Self.printable(name))\" is not a token (whitespace before the colon?)"
         }
         if let control = value.first(where: { ($0 < 0x20 && $0 != 0x09) || $0 == 0x7F }) {
             let what = control == 0x0D ? "a bare CR" : control == 0x0A ? "a bare LF" : "a control character"
-            return "the header field \(printable) contains \(what)"
+            return "the header field \(Self.printable(name)) contains \(what)"
         }
         guard checksLayout, let start = name.baseAddress, let previous = previousEnd else { return nil }
-        let before = previousLine
+        let previousName = self.previousName
         defer {
             previousEnd = valuePointer.map { UnsafeRawPointer($0) + value.count }
-            previousLine = "the header field \(printable)"
-            previousName = printable
+            self.previousName = name
         }
         // The name, its colon (a NUL now), then only spaces or tabs up to the value.
         // (Checked first: a folded field's name was moved away from its line, so the gap before it is wrong too.)
@@ -133,13 +159,13 @@ final class RequestHead {
         guard colon.load(as: UInt8.self) == 0, (1...65536).contains(gap),
             UnsafeRawBufferPointer(start: colon + 1, count: gap - 1).allSatisfy({ $0 == 0x20 || $0 == 0x09 })
         else {
-            return previousName.map { "the header field after \($0) is folded across lines (obs-fold)" }
+            return previousName.map { "the header field after \(Self.printable($0)) is folded across lines (obs-fold)" }
                 ?? "the first header field is folded across lines (obs-fold)"
         }
         // The previous line's end: one or two NULs (LF, or CR LF) right before this name; a longer gap holds
         // the rest of a line cut at a NUL.
         guard Self.isOverwrittenLineEnd(from: previous, to: start, allowed: 1...2) else {
-            return "\(before) contains a NUL byte"
+            return "\(Self.line(after: previousName)) contains a NUL byte"
         }
         return nil
     }
@@ -159,19 +185,29 @@ final class RequestHead {
         if let bad = target.utf8.first(where: { $0 <= 0x20 || $0 >= 0x7F }) {
             return bad == 0x20 ? "the request target contains a space" : "the request target contains a control or non-ASCII byte"
         }
-        let version = version.map { String(cString: $0) } ?? ""
-        let hosts = head.headers.fields.filter { $0.name == "host" }.count
-        if version == "HTTP/1.1" && hosts == 0 { return "an HTTP/1.1 request needs a Host header field" }
+        // One pass over the fields (names are lowercase), counting the three that frame the message.
+        var hosts = 0, lengths = 0, encodings = 0
+        var length: String?
+        for field in head.headers.fields {
+            switch field.name {
+            case "host": hosts += 1
+            case "content-length":
+                lengths += 1
+                if length == nil { length = field.value }
+            case "transfer-encoding": encodings += 1
+            default: break
+            }
+        }
+        let isHTTP11 = version.map { strcmp($0, "HTTP/1.1") == 0 } ?? false
+        if isHTTP11 && hosts == 0 { return "an HTTP/1.1 request needs a Host header field" }
         if hosts > 1 { return "the request has \(hosts) Host header fields; send one" }
-        let lengths = head.headers.fields.filter { $0.name == "content-length" }
-        if lengths.count > 1 { return "the request has \(lengths.count) Content-Length header fields; send one" }
-        if let length = lengths.first, length.value.isEmpty || !length.value.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) {
+        if lengths > 1 { return "the request has \(lengths) Content-Length header fields; send one" }
+        if let length, length.isEmpty || !length.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) {
             return "Content-Length must be one decimal number"
         }
-        let encodings = head.headers.fields.filter { $0.name == "transfer-encoding" }
-        guard !encodings.isEmpty else { return nil }
-        if !lengths.isEmpty { return "the request has both Transfer-Encoding and Content-Length" }
-        if version != "HTTP/1.1" { return "Transfer-Encoding is not allowed in an \(version) request" }
+        guard encodings > 0 else { return nil }
+        if lengths > 0 { return "the request has both Transfer-Encoding and Content-Length" }
+        if !isHTTP11 { return "Transfer-Encoding is not allowed in an \(version.map { String(cString: $0) } ?? "") request" }
         return nil
     }
 
