@@ -130,8 +130,9 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
 ///
 /// Reads both strings' bytes in place: every request looks up several headers among several fields.
 func asciiCaseInsensitiveEquals(_ lhs: String, _ rhs: String) -> Bool {
+    // Most names differ in length: told by the counts (O(1) for native strings), before the bytes are borrowed.
+    guard lhs.utf8.count == rhs.utf8.count else { return false }
     let left = lhs.utf8.span, right = rhs.utf8.span
-    guard left.count == right.count else { return false }  // most names differ here
     for index in left.indices {
         let l = left[index], r = right[index]
         if l != r && asciiLowercase(l) != asciiLowercase(r) { return false }
