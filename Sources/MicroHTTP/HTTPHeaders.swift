@@ -49,7 +49,11 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
     /// Creates a header list from `name: value` pairs.
     /// - Parameter elements: Pairs of field name (any case) and value.
     public init(dictionaryLiteral elements: (String, String)...) {
-        fields = elements.map { Field(name: $0.0, value: $0.1) }
+        // With room for the fields a server adds to an answer (a request id, `Vary`, CORS), each of which would
+        // otherwise reallocate the list.
+        fields = []
+        fields.reserveCapacity(elements.count + 3)
+        for (name, value) in elements { fields.append(Field(name: name, value: value)) }
     }
 
     /// The value of the first field called `name`, or `nil`.
