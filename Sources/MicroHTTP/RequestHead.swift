@@ -28,6 +28,11 @@ final class RequestHead {
     var headers = HTTPHeaders()
     /// The first framing error found.
     private(set) var violation: String?
+    /// How many fields frame the message: `Host`, `Content-Length` and `Transfer-Encoding` (counted once, for
+    /// the checks and for the server's reading of the body).
+    private(set) var hostFields = 0, contentLengthFields = 0, transferEncodingFields = 0
+    /// The value of the first `Content-Length` field, as sent.
+    private(set) var contentLength: String?
 
     /// Where the previous line's text ended (the version, then each value), for the layout check.
     private var previousEnd: UnsafeRawPointer?
@@ -79,6 +84,7 @@ final class RequestHead {
             }
         }
         head.previousName = nil
+        head.countFramingFields()
         if head.violation == nil { head.violation = frameViolation(target: target, version: version, head: head) }
         return head
     }
@@ -179,30 +185,32 @@ final class RequestHead {
         return UnsafeRawBufferPointer(start: from, count: gap).allSatisfy { $0 == 0 }
     }
 
+    /// Counts the fields that frame the message, in one pass (names are lowercase).
+    private func countFramingFields() {
+        for field in headers.fields {
+            switch field.name {
+            case "host": hostFields += 1
+            case "content-length":
+                contentLengthFields += 1
+                if contentLength == nil { contentLength = field.value }
+            case "transfer-encoding": transferEncodingFields += 1
+            default: break
+            }
+        }
+    }
+
     /// The framing rules of RFC 9112 over the whole head (Host, Content-Length, Transfer-Encoding) and the
     /// target.
     private static func frameViolation(target: String, version: UnsafePointer<CChar>?, head: RequestHead) -> String? {
         if let bad = target.utf8.first(where: { $0 <= 0x20 || $0 >= 0x7F }) {
             return bad == 0x20 ? "the request target contains a space" : "the request target contains a control or non-ASCII byte"
         }
-        // One pass over the fields (names are lowercase), counting the three that frame the message.
-        var hosts = 0, lengths = 0, encodings = 0
-        var length: String?
-        for field in head.headers.fields {
-            switch field.name {
-            case "host": hosts += 1
-            case "content-length":
-                lengths += 1
-                if length == nil { length = field.value }
-            case "transfer-encoding": encodings += 1
-            default: break
-            }
-        }
+        let (hosts, lengths, encodings) = (head.hostFields, head.contentLengthFields, head.transferEncodingFields)
         let isHTTP11 = version.map { strcmp($0, "HTTP/1.1") == 0 } ?? false
         if isHTTP11 && hosts == 0 { return "an HTTP/1.1 request needs a Host header field" }
         if hosts > 1 { return "the request has \(hosts) Host header fields; send one" }
         if lengths > 1 { return "the request has \(lengths) Content-Length header fields; send one" }
-        if let length, length.isEmpty || !length.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) {
+        if let length = head.contentLength, length.isEmpty || !length.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) {
             return "Content-Length must be one decimal number"
         }
         guard encodings > 0 else { return nil }
@@ -222,7 +230,7 @@ final class RequestHead {
     /// syntax errors with HTML), other codings are not implemented (501), and chunked twice is malformed.
     /// - Returns: `nil` without `Transfer-Encoding`.
     func transferCodingRefusal() -> HTTPServer.Refusal? {
-        guard headers.fields.contains(where: { $0.name == "transfer-encoding" }) else { return nil }
+        guard transferEncodingFields > 0 else { return nil }
         let codings = transferCodings
         if let unknown = codings.first(where: { $0 != "chunked" }) { return .transferCodingNotImplemented(unknown) }
         if codings.count > 1 { return .malformed("the chunked transfer coding is applied more than once") }
