@@ -120,12 +120,8 @@ final class RequestHead {
     /// lowercased when asked: one copy of C's bytes (a lazily mapped or generic collection is read a byte at a time).
     private static func string(of bytes: UnsafeRawBufferPointer, lowercased: Bool) -> String {
         String(unsafeUninitializedCapacity: bytes.count) { buffer in
-            guard let target = buffer.baseAddress, let source = bytes.baseAddress else { return 0 }
-            if lowercased {
-                for index in 0..<bytes.count { target[index] = asciiLowercase(source.load(fromByteOffset: index, as: UInt8.self)) }
-            } else {
-                UnsafeMutableRawPointer(target).copyMemory(from: source, byteCount: bytes.count)
-            }
+            UnsafeMutableRawBufferPointer(buffer).copyMemory(from: bytes)
+            if lowercased { for index in buffer.indices { buffer[index] = asciiLowercase(buffer[index]) } }
             return bytes.count
         }
     }
@@ -215,7 +211,9 @@ final class RequestHead {
         }
         guard encodings > 0 else { return nil }
         if lengths > 0 { return "the request has both Transfer-Encoding and Content-Length" }
-        if !isHTTP11 { return "Transfer-Encoding is not allowed in an \(version.map { String(cString: $0) } ?? "") request" }
+        if !isHTTP11 {
+            return "Transfer-Encoding is not allowed in an \(version.map { String(cString: $0) } ?? "") request"
+        }
         return nil
     }
 
