@@ -28,13 +28,15 @@ enum RequestID {
     static func generate() -> String {
         let number = counter.wrappingAdd(1, ordering: .relaxed).newValue
         let (prefix, suffix) = (process, scramble(number))
-        var text = Array(repeatElement(UInt8(0), count: 32))  // (`init(repeating:count:)` looks up metadata per call)
-        for index in 0 ..< 32 {
-            let word = index < 16 ? prefix : suffix
-            let nibble = UInt8(truncatingIfNeeded: word >> UInt64(60 - 4 * (index % 16))) & 0xF
-            text[index] = nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") + nibble - 10
+        // Written straight into the string's storage (no array to copy from and free).
+        return String(unsafeUninitializedCapacity: 32) { text in
+            for index in 0 ..< 32 {
+                let word = index < 16 ? prefix : suffix
+                let nibble = UInt8(truncatingIfNeeded: word >> UInt64(60 - 4 * (index % 16))) & 0xF
+                text[index] = nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") + nibble - 10
+            }
+            return 32
         }
-        return String(decoding: text, as: UTF8.self)
     }
 
     /// SplitMix64's finaliser: a bijection on 64-bit values.

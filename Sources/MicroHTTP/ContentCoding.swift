@@ -50,26 +50,29 @@ public struct AcceptEncoding: Sendable, Hashable {
     /// Parses the value of an `Accept-Encoding` field.
     /// - Parameter value: The field value; an empty one allows identity only.
     public init(_ value: String) {
-        self.init(values: [value])
+        read(value)
     }
 
     /// The field of a request, or `nil` when it has none (the client states no preference).
     /// - Parameter headers: The request's headers.
     public init?(of headers: HTTPHeaders) {
-        guard headers.fields.contains(where: { $0.hasName("accept-encoding") }) else { return nil }
-        self.init(values: headers.fields.filter { $0.hasName("accept-encoding") }.map(\.value))
+        var listed = false
+        for field in headers.fields where field.hasName("accept-encoding") {  // every field, as one list
+            listed = true
+            read(field.value)
+        }
+        guard listed else { return nil }
     }
 
-    /// Reads every element of the values, in place as bytes: `Accept-Encoding` comes with most requests, and
+    /// Reads every element of a value, in place as bytes: `Accept-Encoding` comes with most requests, and
     /// `String` and `Substring` splits cost thousands of instructions per field.
-    private init(values: [String]) {
-        for var value in values {
-            value.withUTF8 { bytes in
-                var start = 0
-                for end in 0 ... bytes.count where end == bytes.count || bytes[end] == UInt8(ascii: ",") {
-                    record(UnsafeBufferPointer(rebasing: bytes[start ..< end]))
-                    start = end + 1
-                }
+    private mutating func read(_ value: String) {
+        var value = value
+        value.withUTF8 { bytes in
+            var start = 0
+            for end in 0 ... bytes.count where end == bytes.count || bytes[end] == UInt8(ascii: ",") {
+                record(UnsafeBufferPointer(rebasing: bytes[start ..< end]))
+                start = end + 1
             }
         }
     }

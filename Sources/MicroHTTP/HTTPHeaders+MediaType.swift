@@ -12,6 +12,9 @@ extension HTTPHeaders {
     /// - Complexity: O(*m*) in the length of the value.
     public static func contentType(_ contentType: String?, is mediaType: String, orSuffix suffix: String) -> Bool {
         guard let contentType else { return false }
+        // The usual value is the media type itself, as written: told without parsing (both ASCII here, so equal
+        // text is equal bytes).
+        if contentType == mediaType { return true }
         let bytes = contentType.utf8.span
         func isSpace(_ byte: UInt8) -> Bool { byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
         var end = bytes.count

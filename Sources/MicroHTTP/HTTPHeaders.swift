@@ -49,7 +49,11 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
     /// Creates a header list from `name: value` pairs.
     /// - Parameter elements: Pairs of field name (any case) and value.
     public init(dictionaryLiteral elements: (String, String)...) {
-        fields = elements.map { Field(name: $0.0, value: $0.1) }
+        // With room for the fields a server adds to an answer (a request id, `Vary`, CORS), each of which would
+        // otherwise reallocate the list.
+        fields = []
+        fields.reserveCapacity(elements.count + 3)
+        for (name, value) in elements { fields.append(Field(name: name, value: value)) }
     }
 
     /// The value of the first field called `name`, or `nil`.
@@ -130,8 +134,9 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
 ///
 /// Reads both strings' bytes in place: every request looks up several headers among several fields.
 func asciiCaseInsensitiveEquals(_ lhs: String, _ rhs: String) -> Bool {
+    // Most names differ in length: told by the counts (O(1) for native strings), before the bytes are borrowed.
+    guard lhs.utf8.count == rhs.utf8.count else { return false }
     let left = lhs.utf8.span, right = rhs.utf8.span
-    guard left.count == right.count else { return false }  // most names differ here
     for index in left.indices {
         let l = left[index], r = right[index]
         if l != r && asciiLowercase(l) != asciiLowercase(r) { return false }

@@ -53,8 +53,14 @@ func decode(
 func encode(_ response: consuming HTTPResponse, for state: RequestState, context: ServerContext) -> HTTPResponse {
     // Consumed, so that adding Vary changes the handler's own headers rather than a copy of them.
     var response = response
-    guard context.compressionLevel > 0, response.headers["content-encoding"] == nil else { return response }
-    if let vary = response.headers["vary"] {
+    guard context.compressionLevel > 0 else { return response }
+    // One pass over the handler's fields: an answer it coded itself stays as it is; its first Vary is kept.
+    var vary: String?
+    for field in response.headers {
+        if field.hasName("content-encoding") { return response }
+        if vary == nil && field.hasName("vary") { vary = field.value }
+    }
+    if let vary {
         if !vary.lowercased().contains("accept-encoding") {
             response.headers.replaceOrAdd(name: "Vary", value: vary + ", Accept-Encoding")
         }

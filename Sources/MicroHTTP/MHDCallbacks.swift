@@ -254,7 +254,7 @@ private func readHead(
         return refuse(state, refusal, on: connection, context: context)
     }
 
-    let declared = state.headers["content-length"].flatMap { Int($0) }
+    let declared = head.contentLength.flatMap { Int($0) }
     if let declared, declared > context.maxBodyBytes {
         return refuseBody(of: state, .contentTooLarge(limit: context.maxBodyBytes), on: connection, context: context)
     }
@@ -277,7 +277,8 @@ private func readHead(
     // Light: a body known to stay under the inline limit (probes, metrics, small diffs). It may use the
     // budget's light reserve, so that a budget full of large requests still answers probes at once. A gzip
     // body's decoded size is not known.
-    let light = (declared ?? 0) < context.inlineBodyLimit && !state.hasChunkedBody && state.decoder == nil
+    let chunked = head.transferEncodingFields > 0  // (its length unknown at the head)
+    let light = (declared ?? 0) < context.inlineBodyLimit && !chunked && state.decoder == nil
     if context.budget.tryReserve(needed, light: light) {
         state.reserved = needed
         state.phase = .readingBody

@@ -28,13 +28,19 @@ final class RequestHead {
     var headers = HTTPHeaders()
     /// The first framing error found.
     private(set) var violation: String?
+    /// How many fields frame the message: `Host`, `Content-Length` and `Transfer-Encoding` (counted once, for
+    /// the checks and for the server's reading of the body).
+    private(set) var hostFields = 0, contentLengthFields = 0, transferEncodingFields = 0
+    /// The value of the first `Content-Length` field, as sent.
+    private(set) var contentLength: String?
 
     /// Where the previous line's text ended (the version, then each value), for the layout check.
     private var previousEnd: UnsafeRawPointer?
-    /// What the previous line was, for messages: the request line, then each field.
-    private var previousLine = "the request line"
-    /// The previous field's name, for messages.
-    private var previousName: String?
+    /// The previous field's name as sent, in libmicrohttpd's buffer (`nil` while the previous line is the
+    /// request line); read only during ``read(_:method:version:target:targetSpan:)``. A message names it, and
+    /// is written only when a check fails: most heads pass, and building its text for every field cost more
+    /// than the checks.
+    private var previousName: UnsafeRawBufferPointer?
     private let checksLayout: Bool
 
     /// Whether the linked libmicrohttpd is the one whose in-place layout the checks know.
@@ -67,14 +73,18 @@ final class RequestHead {
             head.violation = "the request line contains a NUL byte or an extra space"
         }
         let pointer = Unmanaged.passUnretained(head).toOpaque()
+        // Without an iterator, libmicrohttpd counts the fields: room for all of them at once.
+        head.headers.reserveCapacity(Int(MHD_get_connection_values_n(connection, .HEADER_KIND, nil, nil)))
         _ = MHD_get_connection_values_n(connection, .HEADER_KIND, collectField, pointer)
         if head.checksLayout, head.violation == nil, let method, let end = head.previousEnd {
             let headEnd = UnsafeRawPointer(method) + CMicroHTTPD_head_size(connection)
             // The last line end, then the empty line: two to four NULs.
             if !isOverwrittenLineEnd(from: end, to: headEnd, allowed: 2...4) {
-                head.violation = "\(head.previousLine) contains a NUL byte"
+                head.violation = "\(line(after: head.previousName)) contains a NUL byte"
             }
         }
+        head.previousName = nil
+        head.countFramingFields()
         if head.violation == nil { head.violation = frameViolation(target: target, version: version, head: head) }
         return head
     }
@@ -101,29 +111,47 @@ final class RequestHead {
         if head.violation == nil { head.violation = head.fieldViolation(name: name, value: text, valuePointer: value) }
         head.headers.append(
             HTTPHeaders.Field(
-                name: String(decoding: name.lazy.map(asciiLowercase), as: UTF8.self),
-                value: String(decoding: trimmed(text), as: UTF8.self)))
+                name: string(of: name, lowercased: true),
+                value: string(of: UnsafeRawBufferPointer(rebasing: trimmed(text)), lowercased: false)))
         return .YES
+    }
+
+    /// The text of `bytes` (invalid UTF-8 repaired, as `String(decoding:as:)` does), with ASCII capitals
+    /// lowercased when asked: one copy of C's bytes (a lazily mapped or generic collection is read a byte at a time).
+    private static func string(of bytes: UnsafeRawBufferPointer, lowercased: Bool) -> String {
+        String(unsafeUninitializedCapacity: bytes.count) { buffer in
+            UnsafeMutableRawBufferPointer(buffer).copyMemory(from: bytes)
+            if lowercased { for index in buffer.indices { buffer[index] = asciiLowercase(buffer[index]) } }
+            return bytes.count
+        }
+    }
+
+    /// A field name fit for a message: its first 64 bytes, anything but printable ASCII as `?`.
+    private static func printable(_ name: UnsafeRawBufferPointer) -> String {
+        String(decoding: name.prefix(64).map { $0 >= 0x20 && $0 < 0x7F ? $0 : UInt8(ascii: "?") }, as: UTF8.self)
+    }
+
+    /// The line after which a field named `name` came, for messages: the request line when `name` is `nil`.
+    private static func line(after name: UnsafeRawBufferPointer?) -> String {
+        name.map { "the header field \(printable($0))" } ?? "the request line"
     }
 
     /// What is wrong with one field, if anything.
     private func fieldViolation(
         name: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer, valuePointer: UnsafePointer<CChar>?
     ) -> String? {
-        let printable = String(decoding: name.prefix(64).map { $0 >= 0x20 && $0 < 0x7F ? $0 : UInt8(ascii: "?") }, as: UTF8.self)
         guard !name.isEmpty, name.allSatisfy(isTokenCharacter) else {
-            return "the header field name \"\(printable)\" is not a token (whitespace before the colon?)"
+            return "the header field name \"\(Self.printable(name))\" is not a token (whitespace before the colon?)"
         }
         if let control = value.first(where: { ($0 < 0x20 && $0 != 0x09) || $0 == 0x7F }) {
             let what = control == 0x0D ? "a bare CR" : control == 0x0A ? "a bare LF" : "a control character"
-            return "the header field \(printable) contains \(what)"
+            return "the header field \(Self.printable(name)) contains \(what)"
         }
         guard checksLayout, let start = name.baseAddress, let previous = previousEnd else { return nil }
-        let before = previousLine
+        let previousName = self.previousName
         defer {
             previousEnd = valuePointer.map { UnsafeRawPointer($0) + value.count }
-            previousLine = "the header field \(printable)"
-            previousName = printable
+            self.previousName = name
         }
         // The name, its colon (a NUL now), then only spaces or tabs up to the value.
         // (Checked first: a folded field's name was moved away from its line, so the gap before it is wrong too.)
@@ -133,13 +161,13 @@ final class RequestHead {
         guard colon.load(as: UInt8.self) == 0, (1...65536).contains(gap),
             UnsafeRawBufferPointer(start: colon + 1, count: gap - 1).allSatisfy({ $0 == 0x20 || $0 == 0x09 })
         else {
-            return previousName.map { "the header field after \($0) is folded across lines (obs-fold)" }
+            return previousName.map { "the header field after \(Self.printable($0)) is folded across lines (obs-fold)" }
                 ?? "the first header field is folded across lines (obs-fold)"
         }
         // The previous line's end: one or two NULs (LF, or CR LF) right before this name; a longer gap holds
         // the rest of a line cut at a NUL.
         guard Self.isOverwrittenLineEnd(from: previous, to: start, allowed: 1...2) else {
-            return "\(before) contains a NUL byte"
+            return "\(Self.line(after: previousName)) contains a NUL byte"
         }
         return nil
     }
@@ -153,25 +181,39 @@ final class RequestHead {
         return UnsafeRawBufferPointer(start: from, count: gap).allSatisfy { $0 == 0 }
     }
 
+    /// Counts the fields that frame the message, in one pass (names are lowercase).
+    private func countFramingFields() {
+        for field in headers.fields {
+            switch field.name {
+            case "host": hostFields += 1
+            case "content-length":
+                contentLengthFields += 1
+                if contentLength == nil { contentLength = field.value }
+            case "transfer-encoding": transferEncodingFields += 1
+            default: break
+            }
+        }
+    }
+
     /// The framing rules of RFC 9112 over the whole head (Host, Content-Length, Transfer-Encoding) and the
     /// target.
     private static func frameViolation(target: String, version: UnsafePointer<CChar>?, head: RequestHead) -> String? {
         if let bad = target.utf8.first(where: { $0 <= 0x20 || $0 >= 0x7F }) {
             return bad == 0x20 ? "the request target contains a space" : "the request target contains a control or non-ASCII byte"
         }
-        let version = version.map { String(cString: $0) } ?? ""
-        let hosts = head.headers.fields.filter { $0.name == "host" }.count
-        if version == "HTTP/1.1" && hosts == 0 { return "an HTTP/1.1 request needs a Host header field" }
+        let (hosts, lengths, encodings) = (head.hostFields, head.contentLengthFields, head.transferEncodingFields)
+        let isHTTP11 = version.map { strcmp($0, "HTTP/1.1") == 0 } ?? false
+        if isHTTP11 && hosts == 0 { return "an HTTP/1.1 request needs a Host header field" }
         if hosts > 1 { return "the request has \(hosts) Host header fields; send one" }
-        let lengths = head.headers.fields.filter { $0.name == "content-length" }
-        if lengths.count > 1 { return "the request has \(lengths.count) Content-Length header fields; send one" }
-        if let length = lengths.first, length.value.isEmpty || !length.value.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) {
+        if lengths > 1 { return "the request has \(lengths) Content-Length header fields; send one" }
+        if let length = head.contentLength, length.isEmpty || !length.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) {
             return "Content-Length must be one decimal number"
         }
-        let encodings = head.headers.fields.filter { $0.name == "transfer-encoding" }
-        guard !encodings.isEmpty else { return nil }
-        if !lengths.isEmpty { return "the request has both Transfer-Encoding and Content-Length" }
-        if version != "HTTP/1.1" { return "Transfer-Encoding is not allowed in an \(version) request" }
+        guard encodings > 0 else { return nil }
+        if lengths > 0 { return "the request has both Transfer-Encoding and Content-Length" }
+        if !isHTTP11 {
+            return "Transfer-Encoding is not allowed in an \(version.map { String(cString: $0) } ?? "") request"
+        }
         return nil
     }
 
@@ -186,7 +228,7 @@ final class RequestHead {
     /// syntax errors with HTML), other codings are not implemented (501), and chunked twice is malformed.
     /// - Returns: `nil` without `Transfer-Encoding`.
     func transferCodingRefusal() -> HTTPServer.Refusal? {
-        guard headers.fields.contains(where: { $0.name == "transfer-encoding" }) else { return nil }
+        guard transferEncodingFields > 0 else { return nil }
         let codings = transferCodings
         if let unknown = codings.first(where: { $0 != "chunked" }) { return .transferCodingNotImplemented(unknown) }
         if codings.count > 1 { return .malformed("the chunked transfer coding is applied more than once") }
@@ -200,8 +242,12 @@ func isTokenCharacter(_ byte: UInt8) -> Bool {
     switch byte {
     case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
         return true
+    case UInt8(ascii: "!"), UInt8(ascii: "#"), UInt8(ascii: "$"), UInt8(ascii: "%"), UInt8(ascii: "&"),
+        UInt8(ascii: "'"), UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."),
+        UInt8(ascii: "^"), UInt8(ascii: "_"), UInt8(ascii: "`"), UInt8(ascii: "|"), UInt8(ascii: "~"):
+        return true  // (a switch: searching a string of them cost ~200 instructions per hyphen of a name)
     default:
-        return "!#$%&'*+-.^_`|~".utf8.contains(byte)
+        return false
     }
 }
 

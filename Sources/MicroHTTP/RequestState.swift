@@ -75,9 +75,6 @@ final class RequestState: @unchecked Sendable {
         return target[..<mark]
     }
 
-    /// Whether the body comes in chunks (`Transfer-Encoding` present), its length unknown at the head.
-    var hasChunkedBody: Bool { headers["transfer-encoding"] != nil }
-
     /// The target split at the first `?`.
     var pathAndQuery: (path: String, query: String?) {
         guard let mark = target.utf8.firstIndex(of: UInt8(ascii: "?")) else { return (target, nil) }
