@@ -305,6 +305,18 @@ def gen_layout_invalid(n):
     return layout_body(n, 64, (b36(i) for i in range(n)), ratio="0")
 
 
+def gen_layout_dense_values(n):
+    """/layout whose body is mostly an unknown member of n zeros (422): the most values a body can hold."""
+    body = '{"settings":{"containerWidth":1024},"items":[],"pad":[%s]}' % ",".join("0" * 1 for _ in range(n))
+    return body.encode(), {"items": 0, "sections": 0, "values": n + 1}
+
+
+def gen_diff_dense_options(n):
+    """/diff whose body is mostly an unknown option of n zeros (422): the options are read twice."""
+    body = '{"old":{"items":[]},"new":{"items":[]},"options":{"pad":[%s]}}' % ",".join("0" for _ in range(n))
+    return body.encode(), {"items": 0, "sections": 0, "values": n}
+
+
 SHAPES = {
     # name: (path, generator, in the default set)
     "diff-tiny-ids": ("/diff", gen_tiny_ids, True),
@@ -332,6 +344,8 @@ SHAPES = {
     "layout-fixed": ("/layout", gen_layout_fixed, True),
     "layout-duplicate-ids": ("/layout", gen_layout_duplicates, True),
     "layout-invalid-items": ("/layout", gen_layout_invalid, True),
+    "layout-dense-values": ("/layout", gen_layout_dense_values, True),
+    "diff-dense-options": ("/diff", gen_diff_dense_options, True),
 }
 
 

@@ -12,9 +12,10 @@ public enum RequestMemory {
     /// Peak bytes per body byte of a `POST /diff`, at most: the worst measured shape, tiny items with repeated ids
     /// under `keepFirst`, peaks at 19.6× its body (BENCHMARKS.md); 21 leaves a margin of 7 %.
     public static let diffBytesPerBodyByte = 21
-    /// Peak bytes per body byte of a `POST /layout`, at most: the worst measured shape, tiny items all out of
-    /// range (a 422), peaks at 13.3× its body; 14 leaves a margin of 5 %.
-    public static let layoutBytesPerBodyByte = 14
+    /// Peak bytes per body byte of a `POST /layout`, at most: the worst measured shape, a body that is mostly
+    /// one array of zeros (the most values a body can hold, each a node of the parse's tree; a 422), peaks at
+    /// 15.0× its body; 16 leaves a margin of 7 %.
+    public static let layoutBytesPerBodyByte = 16
     /// Any request's fixed part: its state, headers, a small answer and libmicrohttpd's buffers.
     public static let fixedBytes = 64 * 1024
 

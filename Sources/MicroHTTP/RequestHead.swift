@@ -92,14 +92,17 @@ final class RequestHead {
     /// Whether the request line whose target starts at `target` begins with `HEAD ` (read in libmicrohttpd
     /// 0.9.75's buffer, where the space after the method is a NUL now), before the access handler learns the
     /// method. Reads only within the memory page of the target's first byte (a method that starts on the page
-    /// before counts as not HEAD).
+    /// before counts as not HEAD). The byte before the method, when on that page, must not be a token
+    /// character: `4HEAD` is another method (a line before it ends in a NUL, the buffer's start follows
+    /// allocator bookkeeping or a page boundary).
     static func isHead(target: UnsafePointer<CChar>) -> Bool {
         let address = UInt(bitPattern: target)
         let pageStart = address & ~(UInt(sysconf(Int32(_SC_PAGESIZE))) - 1)
         guard layoutIsKnown, address >= pageStart + 5, let method = UnsafeRawPointer(bitPattern: address - 5) else {
             return false
         }
-        return UnsafeRawBufferPointer(start: method, count: 5).elementsEqual("HEAD\0".utf8)
+        guard UnsafeRawBufferPointer(start: method, count: 5).elementsEqual("HEAD\0".utf8) else { return false }
+        return address == pageStart + 5 || !isTokenCharacter(method.load(fromByteOffset: -1, as: UInt8.self))
     }
 
     /// `MHD_KeyValueIteratorN`: one field, in the order sent.

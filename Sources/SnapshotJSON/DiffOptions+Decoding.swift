@@ -1,82 +1,83 @@
 import ListDiff
 
 extension DiffOptions {
-    /// Decodes an `"options"` value, appending one violation per problem.
+    /// Decodes an `"options"` value, recording one error per problem (the first ``FieldErrors/listedLimit`` kept,
+    /// all counted: an option of millions of bad values costs a counter).
     ///
     /// To add an option: add a stored property with a default, and a `case` below that reads its value
     /// (`reader.string()`, `.boolean()`, `.integer()`, `.elements`, `.members`) or reports it.
     ///
     /// - Parameters:
     ///   - reader: The value.
-    ///   - violations: Where problems are appended.
+    ///   - errors: Where problems are recorded.
     ///   - layouts: Receives the `"layouts"` value, if any: the reader decodes it (``layouts``) once the rest of
     ///     the request is known to be valid, since its errors are listed only then.
-    init(decoding reader: JSONReader, violations: inout [Violation], layouts: inout JSONReader?) {
+    init(decoding reader: JSONReader, errors: inout FieldErrors, layouts: inout JSONReader?) {
         self.init()
         var reader = reader
         let root = "options"
         guard reader.kind == .object else {
-            violations.append(Violation(path: root, message: "expected object, found \(reader.kind)"))
+            errors.add(root, "expected object, found \(reader.kind)")
             return
         }
         reader.members(at: root) { reader, name, path in
             switch name {
             case "renderings":
-                decodeRenderings(&reader, path: path, violations: &violations)
+                decodeRenderings(&reader, path: path, errors: &errors)
             case "duplicates":
-                if let value = Self.decodeChoice(Self.duplicatePolicies, &reader, path: path, violations: &violations) {
+                if let value = Self.decodeChoice(Self.duplicatePolicies, &reader, path: path, errors: &errors) {
                     duplicates = value
                 }
             case "pretty":
-                if let value = Self.decodeBoolean(&reader, path: path, violations: &violations) { pretty = value }
+                if let value = Self.decodeBoolean(&reader, path: path, errors: &errors) { pretty = value }
             case "ids":
-                if let value = Self.decodeBoolean(&reader, path: path, violations: &violations) { ids = value }
+                if let value = Self.decodeBoolean(&reader, path: path, errors: &errors) { ids = value }
             case "changedMembers":
-                if let value = Self.decodeBoolean(&reader, path: path, violations: &violations) { changedMembers = value }
+                if let value = Self.decodeBoolean(&reader, path: path, errors: &errors) { changedMembers = value }
             case "layouts":
                 layouts = reader
                 reader.skip()
             default:
-                violations.append(Violation(path: path,
-                                            message: "unknown option; expected \"renderings\", \"duplicates\", \"pretty\", \"ids\", \"changedMembers\" or \"layouts\""))
+                errors.add(path, "unknown option; expected \"renderings\", \"duplicates\", \"pretty\", \"ids\", \"changedMembers\" or \"layouts\"")
                 reader.skip()
             }
         }
     }
 
     private mutating func decodeRenderings(_ reader: inout JSONReader, path: String,
-                                           violations: inout [Violation]) {
+                                           errors: inout FieldErrors) {
         guard reader.kind == .array else {
-            violations.append(Violation(path: path, message: "expected array, found \(reader.kind)"))
+            errors.add(path, "expected array, found \(reader.kind)")
             reader.skip()
             return
         }
         var chosen: [Rendering] = []
         var valid = true
+        let choices = Rendering.allCases.map { ($0.rawValue, $0) }
         reader.elements { reader, index in
             let elementPath = JSONPath.element(index, of: path)
-            let renderings = Rendering.allCases.map { ($0.rawValue, $0) }
-            guard let rendering = Self.decodeChoice(renderings, &reader, path: elementPath, violations: &violations) else {
+            guard let rendering = Self.decodeChoice(choices, &reader, path: elementPath, errors: &errors) else {
                 valid = false
                 return
             }
-            if chosen.contains(rendering) {
-                violations.append(Violation(path: elementPath, message: "duplicate rendering \"\(rendering.rawValue)\""))
+            if chosen.contains(rendering) {  // (a few at most: each is kept once)
+                errors.add(elementPath, "duplicate rendering \"\(rendering.rawValue)\"")
                 valid = false
+            } else {
+                chosen.append(rendering)
             }
-            chosen.append(rendering)
         }
         if chosen.isEmpty && valid {
-            violations.append(Violation(path: path, message: "expected at least one rendering"))
+            errors.add(path, "expected at least one rendering")
         } else if valid {
             renderings = chosen
         }
     }
 
     /// Reads a boolean, or appends the violation.
-    private static func decodeBoolean(_ reader: inout JSONReader, path: String, violations: inout [Violation]) -> Bool? {
+    private static func decodeBoolean(_ reader: inout JSONReader, path: String, errors: inout FieldErrors) -> Bool? {
         if let value = reader.boolean() { return value }
-        violations.append(Violation(path: path, message: "expected boolean, found \(reader.kind)"))
+        errors.add(path, "expected boolean, found \(reader.kind)")
         reader.skip()
         return nil
     }
@@ -87,17 +88,17 @@ extension DiffOptions {
     /// Reads a string naming one of `choices`, or appends the violation.
     private static func decodeChoice<Value>(
         _ choices: [(name: String, value: Value)], _ reader: inout JSONReader, path: String,
-        violations: inout [Violation]
+        errors: inout FieldErrors
     ) -> Value? {
         let names = choices.map { JSONString.quoted($0.name) }
         let expected = names.count <= 2 ? names.joined(separator: " or ") : names.dropLast().joined(separator: ", ") + " or " + names.last!
         guard let string = reader.string() else {
-            violations.append(Violation(path: path, message: "expected \(expected), found \(reader.kind)"))
+            errors.add(path, "expected \(expected), found \(reader.kind)")
             reader.skip()
             return nil
         }
         guard let value = choices.first(where: { WireID.sameScalars($0.name, string) })?.value else {
-            violations.append(Violation(path: path, message: "expected \(expected), found \(JSONString.quoted(string))"))
+            errors.add(path, "expected \(expected), found \(JSONString.quoted(string))")
             return nil
         }
         return value

@@ -15,11 +15,11 @@ public struct JSONDocument: Sendable {
 
     /// The document in `tree`, or the violations of its schema (the root is an object, `"items"` an array of
     /// objects, each with an id: a string, or an integer written without fraction or exponent that fits
-    /// `Int64`), appended to `violations` at their places among the tree's nodes.
-    init?(_ tree: JSONTree, violations: inout [(Violation, place: Int)]) {
+    /// `Int64`), recorded at their places among the tree's nodes.
+    init?(_ tree: JSONTree, violations: inout SchemaViolations) {
         var root = JSONReader(tree)
         guard root.kind == .object else {
-            violations.append((Violation(path: "", message: "expected object, found \(root.kind)", byteOffset: 0), 0))
+            violations.add(Violation(path: "", message: "expected object, found \(root.kind)", byteOffset: 0), place: 0)
             return nil
         }
         self.root = root
@@ -32,16 +32,16 @@ public struct JSONDocument: Sendable {
         self.items = items
     }
 
-    private static func items(_ reader: inout JSONReader, violations: inout [(Violation, place: Int)]) -> [Item] {
+    private static func items(_ reader: inout JSONReader, violations: inout SchemaViolations) -> [Item] {
         var items: [Item] = []
         guard reader.kind == .array else {
-            violations.append((Violation(path: "items", message: "expected array, found \(reader.kind)", byteOffset: reader.byteOffset), reader.place))
+            violations.add(Violation(path: "items", message: "expected array, found \(reader.kind)", byteOffset: reader.byteOffset), place: reader.place)
             return items
         }
         reader.elements { item, index in
-            let path = JSONPath.element(index, of: "items")
+            let path = { JSONPath.element(index, of: "items") }  // (made only for a violation)
             guard item.kind == .object else {
-                violations.append((Violation(path: path, message: "expected object, found \(item.kind)", byteOffset: item.byteOffset), item.place))
+                violations.add(Violation(path: path(), message: "expected object, found \(item.kind)", byteOffset: item.byteOffset), place: item.place)
                 return
             }
             let object = item
@@ -50,24 +50,58 @@ public struct JSONDocument: Sendable {
             item.members { member, name in
                 guard name == "id", !hasID else { return }  // (a second "id" is a repeated name: reported already)
                 hasID = true
-                id = Self.id(&member, path: JSONPath.member("id", of: path), violations: &violations)
+                id = Self.id(&member, path: { JSONPath.member("id", of: path()) }, violations: &violations)
             }
             if !hasID {
-                violations.append((Violation(path: JSONPath.member("id", of: path), message: "missing required member"), item.place))
+                violations.add(Violation(path: JSONPath.member("id", of: path()), message: "missing required member"), place: item.place)
             }
             if let id { items.append(Item(id: id, reader: object)) }
         }
         return items
     }
 
-    /// Reads an id, or appends why the value is not one.
-    static func id(_ reader: inout JSONReader, path: String, violations: inout [(Violation, place: Int)]) -> WireID? {
+    /// Reads an id, or records why the value is not one.
+    static func id(_ reader: inout JSONReader, path: () -> String, violations: inout SchemaViolations) -> WireID? {
         if let string = reader.string() { return .string(string) }
         if let integer = reader.writtenInteger() { return .integer(integer) }
         if reader.isOutOfRange { return nil }  // (its exponent is reported already)
         let found = reader.kind != .number ? "\(reader.kind)"
             : reader.isWrittenAsInteger ? "integer outside the 64-bit range" : "number with a fraction or an exponent"
-        violations.append((Violation(path: path, message: "expected string or integer, found \(found)", byteOffset: reader.byteOffset), reader.place))
+        violations.add(Violation(path: path(), message: "expected string or integer, found \(found)", byteOffset: reader.byteOffset), place: reader.place)
         return nil
+    }
+}
+
+/// The violations a schema walk finds, each at its place among the tree's nodes, merged with those the parse
+/// found. The walk records them in document order, so only the first ``DiffRequest/maximumViolationCount`` of
+/// its own can be listed: later ones are only counted (a body of millions of bad values costs a counter).
+struct SchemaViolations {
+    private var found: [(violation: Violation, place: Int)]
+    private var walkListed = 0
+    private var omitted: Int
+
+    /// Starts with the violations the parse found (and the count of those it did not list).
+    init(_ reading: TreeReading) {
+        found = reading.violations.map { ($0.0, $0.place) }
+        omitted = reading.omitted
+    }
+
+    var isEmpty: Bool { found.isEmpty && omitted == 0 }
+
+    /// Records a violation the walk found at `place`.
+    mutating func add(_ violation: @autoclosure () -> Violation, place: Int) {
+        guard walkListed < DiffRequest.maximumViolationCount else {
+            omitted += 1
+            return
+        }
+        walkListed += 1
+        found.append((violation(), place))
+    }
+
+    /// The 422 error: in the order met (by place; at one place, the parse's first), the first
+    /// ``DiffRequest/maximumViolationCount`` listed and the rest counted.
+    var error: RequestError {
+        let ordered = found.enumerated().sorted { ($0.element.place, $0.offset) < ($1.element.place, $1.offset) }
+        return RequestReader.invalid(ordered.map(\.element.violation), omitted: omitted)
     }
 }

@@ -198,8 +198,9 @@ public struct JSONReader: Sendable {
         var magnitude: UInt64 = 0
         for digit in digits(of: number) {
             let (times10, overflow) = magnitude.multipliedReportingOverflow(by: 10)
-            guard !overflow else { return nil }
-            magnitude = times10 + UInt64(digit - UInt8(ascii: "0"))  // (< 2^64: times10 is a multiple of 10)
+            let (sum, carry) = times10.addingReportingOverflow(UInt64(digit - UInt8(ascii: "0")))
+            guard !overflow, !carry else { return nil }  // (18446744073709551616 overflows only in the addition)
+            magnitude = sum
         }
         for _ in 0 ..< number.exponent {
             let (times10, overflow) = magnitude.multipliedReportingOverflow(by: 10)

@@ -9,12 +9,9 @@
 ///   valid `id`.
 public func parseJSONDocument(_ body: [UInt8]) throws(RequestError) -> JSONDocument {
     let reading = try RequestReader.readTree(body)
-    var violations = reading.violations
-    let document = JSONDocument(reading.tree, violations: &violations)
-    guard let document, violations.isEmpty else {
-        // In the order met: by place in the walk, a value's own problems before those its object finds at its end.
-        let ordered = violations.enumerated().sorted { ($0.element.place, $0.offset) < ($1.element.place, $1.offset) }
-        throw RequestReader.invalid(ordered.map(\.element.0), omitted: reading.omitted)
+    var violations = SchemaViolations(reading)
+    guard let document = JSONDocument(reading.tree, violations: &violations), violations.isEmpty else {
+        throw violations.error
     }
     return document
 }

@@ -12,6 +12,7 @@ extension SimdJSONParser {
             if let failure = failure(of: result, body: body) { return .failure(failure) }
 
             var violations = (0 ..< result.violationCount).map { violation(result.violations[$0], text: result) }
+            var omitted = result.violationsOmitted
             let arena = ContentArena(takingFrom: self, count: Int(result.arenaLength))
             var options = DiffOptions()
             var layouts: JSONReader?
@@ -19,10 +20,13 @@ extension SimdJSONParser {
                 // Another parser: this one's result is still being read.
                 let start = Int(result.optionsOffset)
                 let tree = SimdJSONParser.withBorrowed { $0.validTree(padded, start ..< start + Int(result.optionsLength)) }
-                options = DiffOptions(decoding: JSONReader(tree), violations: &violations, layouts: &layouts)
+                var errors = FieldErrors()
+                options = DiffOptions(decoding: JSONReader(tree), errors: &errors, layouts: &layouts)
+                violations += errors.errors
+                omitted += errors.count - errors.errors.count
             }
-            guard violations.isEmpty else {
-                return .failure(RequestReader.invalid(violations, omitted: result.violationsOmitted))
+            guard violations.isEmpty && omitted == 0 else {
+                return .failure(RequestReader.invalid(violations, omitted: omitted))
             }
             if let layouts {
                 // Listed like /layout's errors (up to FieldErrors.listedLimit), once the rest is valid.

@@ -93,6 +93,8 @@ import TestSupport
         ("G / HTTP/1.1\r\nHost: x\r\nContent-Length: -1\r\n\r\n", "HTTP/1.1 400 Bad Request"),
         ("GET / HTTP/1.1\r\nX-A:\r\n b\r\nContent-Length: abc\r\n\r\n", ""),
         ("GET / HTTP/1.1\r\nHost: x\r\nX-A:\r\n bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb\r\nContent-Length: +5\r\n\r\n", ""),
+        // The method 4HEAD ends in HEAD: its answer has its body (edge-check fuzz seed 3508707470, case 1353).
+        ("4HEAD /healthz?x=1 HTTP/1.1\r\nHost: \r\n x\r\nAccept: */*\r\nContent-Length: 4 7\r\nConnection: close\r\n\r\n", ""),
     ])
     func replacedAnswerToABadContentLength(request: String, statusLine: String) throws {
         try withServer(Self.configuration(Reports())) { _, port in

@@ -15,6 +15,16 @@ enum Fixtures {
         }
     }
 
+    /// The error `parseJSONDocument` throws for `json`, or `nil` when it succeeds.
+    static func layoutError(_ json: String) -> RequestError? {
+        do {
+            _ = try parseJSONDocument(body(json))
+            return nil
+        } catch {
+            return error
+        }
+    }
+
     /// The error `parseDiffRequest` throws for `json`, or `nil` when it succeeds.
     static func error(of json: String) -> RequestError? { error(of: body(json)) }
 

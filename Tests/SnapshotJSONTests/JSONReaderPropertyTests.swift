@@ -38,6 +38,33 @@ import TestSupport
         #expect(Self.read(document.root) == value, "seed \(seed): \(text)")
     }
 
+    /// Integers at the edges of Int64 and UInt64 are ids or violations, never an overflow (18446744073709551616
+    /// once trapped: its last digit overflowed the addition, not the multiplication).
+    @Test func idsAtTheIntegerLimitsAreIDsOrViolations() throws {
+        let valid = ["9223372036854775807", "-9223372036854775808", "0", "-0"]
+        let document = try parseJSONDocument(Array(#"{"items":[\#(valid.map { #"{"id":\#($0)}"# }.joined(separator: ","))]}"#.utf8))
+        #expect(document.items?.map(\.id) == [.integer(.max), .integer(.min), .integer(0), .integer(0)])
+        for id in ["9223372036854775808", "-9223372036854775809", "18446744073709551615", "18446744073709551616",
+                   "18446744073709551619", "184467440737095516160", "99999999999999999999999"] {
+            guard case .invalid(let violations, _) = Fixtures.layoutError(#"{"items":[{"id":\#(id)}]}"#) else {
+                Issue.record("\(id) was accepted")
+                continue
+            }
+            #expect(violations.map(\.message) == ["expected string or integer, found integer outside the 64-bit range"], "\(id)")
+        }
+    }
+
+    /// A body of many bad values costs a counter: the first 100 violations are listed, the rest counted.
+    @Test func manyBadItemsAreCountedNotListed() {
+        let items = Array(repeating: "0", count: 50_000).joined(separator: ",")
+        guard case .invalid(let violations, let omitted) = Fixtures.layoutError(#"{"items":[\#(items)],"x":{"a":1,"a":2}}"#) else {
+            Issue.record("accepted")
+            return
+        }
+        #expect(violations.count == DiffRequest.maximumViolationCount && violations.count + omitted == 50_001)
+        #expect(violations.first?.path == "items[0]" && violations.last?.path == "items[99]")
+    }
+
     // MARK: Generating
 
     private static func object(depth: Int, _ random: inout SplitMix) -> Value {

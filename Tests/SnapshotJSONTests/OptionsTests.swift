@@ -77,4 +77,16 @@ import Testing
         let withSchemaViolation = #"{"old":{"items":[{"id":true}]},"new":{"items":[]},"options":{"layouts":[{}]}}"#
         #expect(Fixtures.violations(of: withSchemaViolation).map(\.path) == ["old.items[0].id"])
     }
+
+    /// An option of many bad values costs a counter, and repeated renderings cost a constant each.
+    @Test func manyBadOptionValuesAreCountedNotListed() {
+        let renderings = Array(repeating: #""staged""#, count: 20_000).joined(separator: ",")
+        let json = #"{"old":{"items":[]},"new":{"items":[]},"options":{"renderings":[\#(renderings)]}}"#
+        guard case .invalid(let violations, let omitted) = Fixtures.error(of: json) else {
+            Issue.record("accepted")
+            return
+        }
+        #expect(violations.count == DiffRequest.maximumViolationCount && violations.count + omitted == 19_999)
+        #expect(violations.first?.path == "options.renderings[1]")
+    }
 }
