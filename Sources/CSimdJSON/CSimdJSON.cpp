@@ -675,12 +675,10 @@ struct CSimdJSON_Parser {
         return false;
     }
 
-    CSIMDJSON_INLINE void walkItem(ondemand::value &value) { walkRawItem(value); }
-
     void walkItems(ondemand::value &value, size_t section) {
         sections[section].firstItem = items.size();
         if (expect(value, ondemand::json_type::array)) {
-            forEachElement(value, [&](ondemand::value &element) { walkItem(element); });
+            forEachElement(value, [&](ondemand::value &element) { walkRawItem(element); });
         }
         sections[section].itemCount = items.size() - sections[section].firstItem;
     }
@@ -1442,9 +1440,10 @@ CSimdJSON_NumberParts CSimdJSON_ParseNumber(const uint8_t *token, size_t length)
     if (number.outcome == NumberToken::ok) {
         std::string_view a, b;
         parts.exponent = number.significant(a, b);
-        parts.integerOffset = uint32_t(a.data() - text.data());
+        // (An empty view may point nowhere: its offset is then the end of the other's.)
+        parts.integerOffset = a.empty() ? 0 : uint32_t(a.data() - text.data());
         parts.integerLength = uint32_t(a.size());
-        parts.fractionOffset = uint32_t(b.data() - text.data());
+        parts.fractionOffset = b.empty() ? parts.integerOffset + parts.integerLength : uint32_t(b.data() - text.data());
         parts.fractionLength = uint32_t(b.size());
     }
     return parts;

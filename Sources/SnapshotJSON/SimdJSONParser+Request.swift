@@ -83,8 +83,10 @@ extension SimdJSONParser {
         if nodeBytes > 0 { block.copyMemory(from: result.values, byteCount: nodeBytes) }
         if result.stringsLength > 0 { (block + nodeBytes).copyMemory(from: result.strings, byteCount: result.stringsLength) }
         return JSONTree(
-            nodes: mirror(block.assumingMemoryBound(to: CSimdJSON_Value.self), count: result.valueCount, as: JSONTree.Node.self),
-            strings: UnsafeBufferPointer(start: (block + nodeBytes).assumingMemoryBound(to: UInt8.self), count: result.stringsLength),
+            nodes: UnsafeBufferPointer(start: block.bindMemory(to: JSONTree.Node.self, capacity: result.valueCount),
+                                       count: result.valueCount),
+            strings: UnsafeBufferPointer(start: (block + nodeBytes).bindMemory(to: UInt8.self, capacity: result.stringsLength),
+                                         count: result.stringsLength),
             source: source, base: base, release: { block.deallocate() })
     }
 
@@ -241,13 +243,13 @@ extension SimdJSONParser {
         private let items: UnsafeBufferPointer<CSimdJSON_Item>
         private let idBytes: UnsafeBufferPointer<UInt8>
         private let arena: ContentArena
-        private let text: RequestText?
+        private let text: RequestText
         private let input: UnsafeBufferPointer<UInt8>
         private let idsNumbered: Bool
 
         /// The result and `input` (the bytes parsed) must stay valid, the parser unused, while the builder is used;
-        /// `text` holds the parsed bytes when the result's item contents refer to them (CSimdJSON_Parse).
-        init(result: CSimdJSON_Result, input: UnsafeBufferPointer<UInt8>, arena: ContentArena, text: RequestText?) {
+        /// `text` holds the parsed bytes, which the items' contents refer to.
+        init(result: CSimdJSON_Result, input: UnsafeBufferPointer<UInt8>, arena: ContentArena, text: RequestText) {
             sections = UnsafeBufferPointer(start: result.sections, count: result.sectionCount)
             items = UnsafeBufferPointer(start: result.items, count: result.itemCount)
             idBytes = UnsafeBufferPointer(start: result.idBytes, count: result.idByteCount)
@@ -255,10 +257,6 @@ extension SimdJSONParser {
             self.text = text
             self.input = input
             idsNumbered = result.idsNumbered != 0
-        }
-
-        func snapshot(_ record: CSimdJSON_Snapshot) -> Snapshot {
-            snapshot(record, repeating: nil)
         }
 
         /// Both snapshots of a request, with the content equality of their items decided (see
@@ -463,7 +461,7 @@ extension SimdJSONParser {
         /// An item's id: where its bytes lie when they are the body's and the item's content is in the body too (the
         /// items of a `/diff` request), else the id itself.
         private func storedID(_ record: CSimdJSON_ID) -> WireItem.StoredID {
-            if Int(record.kind) == CSimdJSON_IDString && record.inInput != 0 && text != nil {
+            if Int(record.kind) == CSimdJSON_IDString && record.inInput != 0 {
                 return .inBody(offset: Int(record.offset), count: Int(record.length))
             }
             return .value(id(record))
@@ -477,10 +475,9 @@ extension SimdJSONParser {
         }
 
         private func content(_ record: CSimdJSON_Content) -> ContentKey {
-            if record.inInput != 0, let text {
+            if record.inInput != 0 {
                 return ContentKey(text: text, offset: Int(record.offset), count: Int(record.length))
             }
-            precondition(record.inInput == 0, "raw contents need the parsed text")
             return ContentKey(arena: arena, offset: Int(record.offset), count: Int(record.length), hash: record.hash)
         }
     }

@@ -20,8 +20,9 @@ public struct WireItem: Hashable, Sendable {
     public let identityNumber: Int
     /// The number of the item's content, decided by the reader: an item of the second snapshot and the first
     /// item of its id in the other have equal non-negative numbers exactly when their contents are equal, so the
-    /// diff (which keeps the first item of an id) compares numbers and never the contents. -1 for a later item of
-    /// an id in the snapshot read first, which the diff drops: comparing it compares the contents (``content``).
+    /// diff (which keeps the first item of an id) compares numbers. -1 for a later item of an id in the snapshot
+    /// read first: comparing it compares the contents (``content``), which the diff does only when keepFirst drops
+    /// a whole section holding the first item of an id.
     public let contentNumber: Int
 
     init(id: StoredID, content: ContentKey, identityNumber: Int, contentNumber: Int) {

@@ -329,8 +329,8 @@ const CSimdJSON_Child *CSimdJSON_Children(CSimdJSON_Parser *parser, const uint8_
                                           const uint8_t **text);
 
 /**
- * Hands the last CSimdJSON_ParseTree's values and strings (result->valueCount and stringsLength of them; NULL when
- * empty) to the caller, who frees each with CSimdJSON_Free. The result's pointers to them are then invalid; the
+ * Hands the last CSimdJSON_ParseTree's values and strings (result->valueCount and stringsLength of them; maybe
+ * NULL when empty) to the caller, who frees each with CSimdJSON_Free. The result's pointers to them are then invalid; the
  * handle starts new tables on the next parse.
  */
 void CSimdJSON_TakeTree(CSimdJSON_Parser *parser, CSimdJSON_Value **values, uint8_t **strings);
