@@ -1022,11 +1022,15 @@ struct CSimdJSON_Parser {
             size_t base = keys.size();
             forEachMember(value, [&](std::string_view key, int64_t keyOffset, ondemand::value &member) {
                 keys.push_back({key.data(), key.size(), keyOffset});
-                // The name's closing quote is the last one before the ':' that precedes the value.
-                const char *at = member.raw_json_token().data();
-                while (*--at != ':') {}
-                while (*--at != '"') {}
-                addText(CSimdJSON_KindName, keyOffset, size_t(at - (input + keyOffset)) + 1, key);
+                size_t length = key.size() + 2;  // without escapes: the name is its text between the quotes
+                if (key.data() != input + keyOffset + 1) {
+                    // The name's closing quote is the last one before the ':' that precedes the value.
+                    const char *at = member.raw_json_token().data();
+                    while (*--at != ':') {}
+                    while (*--at != '"') {}
+                    length = size_t(at - (input + keyOffset)) + 1;
+                }
+                addText(CSimdJSON_KindName, keyOffset, length, key);
                 addValue(member);
             });
             reportRepeatedKeys(base);

@@ -260,7 +260,7 @@ extension SimdJSONParser {
         }
 
         /// Both snapshots of a request, with the content equality of their items decided (see
-        /// ``WireItem/contentNumber``), so that the diff compares numbers and never parses again.
+        /// ``WireItem/contentNumber``), so that the diff compares numbers rather than parsing again.
         ///
         /// The snapshot walked first is built first. An item of the second is compared now with its counterpart,
         /// the first item of its id in the first (the one the diff keeps): it takes that item's number when their
