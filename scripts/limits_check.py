@@ -264,10 +264,14 @@ def main():
         # The never-reading clients hold their answers until the send timeout (or the idle timeout) cuts them.
         cut_deadline = time.time() + int(env.get("SNAPDIFF_SEND_TIMEOUT", "10")) + int(
             env.get("SNAPDIFF_CONNECTION_TIMEOUT", "30")) + 5
-        # (The GET /metrics that reads the figure holds its own 64 KiB while it is answered.)
-        while time.time() < cut_deadline and metric(port, "snapdiff_memory_reserved_bytes") > 65536:
+        # (The GET /metrics that reads the figure holds its own 64 KiB while it is answered. The figure judged is
+        # the read that ended the wait: a second read could count the previous scrape's answer, or a probe, still
+        # in flight on a busy machine.)
+        reserved = metric(port, "snapdiff_memory_reserved_bytes")
+        while time.time() < cut_deadline and reserved > 65536:
             time.sleep(0.5)
-        reserved_after = metric(port, "snapdiff_memory_reserved_bytes") - 65536
+            reserved = metric(port, "snapdiff_memory_reserved_bytes")
+        reserved_after = reserved - 65536
         cut = 0
         for sock in held:
             sock.settimeout(0)
