@@ -1,62 +1,76 @@
-/// The slow path taken only when a snapshot repeats an id: finds every repetition with its positions, and
-/// what ``DuplicatePolicy/keepFirst`` keeps.
+/// The slow path taken only when a snapshot repeats an id and ``DuplicatePolicy/reject`` applies: every
+/// repetition with its positions.
+@usableFromInline
 struct DuplicateScan<Section: DifferentiableSection> {
-    typealias SectionID = Section.DifferenceIdentifier
-    typealias ElementID = Section.Element.DifferenceIdentifier
-    typealias Failure = DuplicateIdentifiersError<SectionID, ElementID>
+    @usableFromInline typealias SectionID = Section.DifferenceIdentifier
+    @usableFromInline typealias ElementID = Section.Element.DifferenceIdentifier
 
     /// Every repeated section id with all its positions, in order of first position.
-    private(set) var sectionDuplicates: [DuplicateIdentifier<SectionID, Int>] = []
+    @usableFromInline let sectionDuplicates: [DuplicateIdentifier<SectionID, Int>]
     /// Every repeated element id (over all sections) with all its paths, in order of first position.
-    private(set) var elementDuplicates: [DuplicateIdentifier<ElementID, ElementPath>] = []
-    /// The sections keepFirst keeps, in order.
-    private(set) var keptSections: [Section] = []
-    /// The elements keepFirst keeps, per kept section.
-    private(set) var keptElements: [[Section.Element]] = []
-    /// What keepFirst drops, in input positions.
-    private(set) var dropped = DroppedDuplicates.Positions()
+    @usableFromInline let elementDuplicates: [DuplicateIdentifier<ElementID, ElementPath>]
 
     /// Scans one snapshot.
     ///
-    /// - Parameters:
-    ///   - sections: The snapshot.
-    ///   - role: Which snapshot it is.
-    ///   - keeping: Whether to collect what ``DuplicatePolicy/keepFirst`` keeps and drops (not needed to reject,
-    ///     and a copy of every element).
-    /// - Complexity: O(n) expected for n sections and elements.
-    init(of sections: [Section], in role: SnapshotRole, keeping: Bool) {
+    /// Inlinable, as the rest of the diff, so that it is specialised for the caller's element type: generic
+    /// code hashing and sorting tuples of unknown ids runs several times slower.
+    ///
+    /// - Complexity: O(n + r log r) expected for n sections and elements of which r ids repeat.
+    @inlinable
+    init(of sections: [Section], in role: SnapshotRole) {
         var sectionPositions = Positions<SectionID, Int>()
         var elementPositions = Positions<ElementID, ElementPath>()
-        var keptElementIDs = Set<ElementID>()
-        for (sectionIndex, section) in sections.enumerated() {
-            let isKept = sectionPositions.record(section.differenceIdentifier, at: sectionIndex)
-            guard keeping else {
-                for (elementIndex, element) in section.elements.enumerated() {
-                    _ = elementPositions.record(
-                        element.differenceIdentifier, at: ElementPath(element: elementIndex, section: sectionIndex))
-                }
-                continue
+        for sectionIndex in sections.indices {
+            _ = sectionPositions.record(sections[sectionIndex].differenceIdentifier, at: sectionIndex)
+            let elements = sections[sectionIndex].elements
+            for elementIndex in elements.indices {
+                _ = elementPositions.record(
+                    elements[elementIndex].differenceIdentifier,
+                    at: ElementPath(element: elementIndex, section: sectionIndex))
             }
-            if isKept {
-                keptSections.append(section)
-            } else {
-                dropped.sections.append(sectionIndex)
-            }
-            var kept: [Section.Element] = []
-            for (elementIndex, element) in section.elements.enumerated() {
-                let id = element.differenceIdentifier
-                let path = ElementPath(element: elementIndex, section: sectionIndex)
-                _ = elementPositions.record(id, at: path)
-                guard isKept else { continue }
-                if keptElementIDs.insert(id).inserted {
-                    kept.append(element)
-                } else {
-                    dropped.elements.append(path)
-                }
-            }
-            if isKept { keptElements.append(kept) }
         }
         sectionDuplicates = sectionPositions.repeated.map { .init(snapshot: role, id: $0.id, positions: $0.positions) }
         elementDuplicates = elementPositions.repeated.map { .init(snapshot: role, id: $0.id, positions: $0.positions) }
+    }
+}
+
+/// What ``DuplicatePolicy/keepFirst`` keeps of a snapshot that repeats an id: the first section of each section
+/// id, and in it the elements whose id no earlier kept element has.
+///
+/// Only the ids are remembered, never where a repeat was: keeping needs no report.
+@usableFromInline
+struct FirstOccurrences<Section: DifferentiableSection> {
+    /// The sections kept, in order.
+    @usableFromInline var sections: [Section] = []
+    /// The elements kept, per kept section.
+    @usableFromInline var elements: [[Section.Element]] = []
+    /// What was dropped, in input positions.
+    @usableFromInline var dropped = DroppedDuplicates.Positions()
+
+    /// Keeps the first occurrences of `snapshot`.
+    ///
+    /// - Complexity: O(n) expected for n sections and elements.
+    @inlinable
+    init(of snapshot: [Section]) {
+        var keptSectionIDs = Set<Section.DifferenceIdentifier>()
+        var keptElementIDs = Set<Section.Element.DifferenceIdentifier>()
+        for sectionIndex in snapshot.indices {
+            guard keptSectionIDs.insert(snapshot[sectionIndex].differenceIdentifier).inserted else {
+                dropped.sections.append(sectionIndex)
+                continue
+            }
+            sections.append(snapshot[sectionIndex])
+            let all = snapshot[sectionIndex].elements
+            var kept: [Section.Element] = []
+            kept.reserveCapacity(all.count)
+            for elementIndex in all.indices {
+                if keptElementIDs.insert(all[elementIndex].differenceIdentifier).inserted {
+                    kept.append(all[elementIndex])
+                } else {
+                    dropped.elements.append(ElementPath(element: elementIndex, section: sectionIndex))
+                }
+            }
+            elements.append(kept)
+        }
     }
 }

@@ -7,6 +7,10 @@
 protocol ElementTable {
     associatedtype Element
 
+    /// A table for matching `source` against `target`, or `nil` when this kind of table cannot hold them (the
+    /// caller then hashes).
+    init?(source: [[Element]], target: [[Element]])
+
     /// Records the source element `elements[index]`, whose flat index is `flat`, unless an element with its
     /// identity is recorded; returns what was recorded before (``Claim/unclaimed`` the first time).
     mutating func claimSource(_ elements: [Element], _ index: Int, flat: Int) -> Claim

@@ -105,33 +105,44 @@ public struct SectionedDifference: Sendable {
         {
             self.init(matching: matching, dropped: DroppedDuplicates())
         } else {
-            try self.init(repeatingIDs: source, target, policy: policy)
+            try self.init(repeatingIDs: source, target, policy: policy, table: Table.self)
         }
     }
 
     /// The slow path, taken only when a snapshot repeats an id: throws the full report, or diffs the
-    /// snapshots without their later occurrences.
-    @usableFromInline
-    init<Section: DifferentiableSection>(
-        repeatingIDs source: [Section], _ target: [Section], policy: DuplicatePolicy
-    ) throws(DuplicateIdentifiersError<Section.DifferenceIdentifier, Section.Element.DifferenceIdentifier>) {
-        let sourceScan = DuplicateScan(of: source, in: .source, keeping: policy == .keepFirst)
-        let targetScan = DuplicateScan(of: target, in: .target, keeping: policy == .keepFirst)
+    /// snapshots without their later occurrences (matched through a table of `Table`'s kind when it can hold
+    /// them, by hashing otherwise).
+    ///
+    /// Inlinable like the fast path, so that it is specialised for the caller's element type.
+    @inlinable
+    init<Section: DifferentiableSection, Table: ElementTable>(
+        repeatingIDs source: [Section], _ target: [Section], policy: DuplicatePolicy, table: Table.Type
+    ) throws(DuplicateIdentifiersError<Section.DifferenceIdentifier, Section.Element.DifferenceIdentifier>)
+    where Table.Element == Section.Element {
         switch policy {
         case .reject:
+            let sourceScan = DuplicateScan(of: source, in: .source)
+            let targetScan = DuplicateScan(of: target, in: .target)
             throw DuplicateIdentifiersError(
                 sections: sourceScan.sectionDuplicates + targetScan.sectionDuplicates,
                 elements: sourceScan.elementDuplicates + targetScan.elementDuplicates)
         case .keepFirst:
-            var table = HashedElementTable(source: sourceScan.keptElements, target: targetScan.keptElements)
-            guard
-                let matching = Matching.match(
-                    source: sourceScan.keptSections, sourceElements: sourceScan.keptElements,
-                    target: targetScan.keptSections, targetElements: targetScan.keptElements, table: &table)
-            else { preconditionFailure("snapshots still repeat an id after dropping every later occurrence") }
-            self.init(
-                matching: matching,
-                dropped: DroppedDuplicates(source: sourceScan.dropped, target: targetScan.dropped))
+            let source = FirstOccurrences(of: source), target = FirstOccurrences(of: target)
+            let matching: Matching?
+            if var table = Table(source: source.elements, target: target.elements) {
+                matching = Matching.match(
+                    source: source.sections, sourceElements: source.elements,
+                    target: target.sections, targetElements: target.elements, table: &table)
+            } else {
+                var table = HashedElementTable(source: source.elements, target: target.elements)
+                matching = Matching.match(
+                    source: source.sections, sourceElements: source.elements,
+                    target: target.sections, targetElements: target.elements, table: &table)
+            }
+            guard let matching else {
+                preconditionFailure("snapshots still repeat an id after dropping every later occurrence")
+            }
+            self.init(matching: matching, dropped: DroppedDuplicates(source: source.dropped, target: target.dropped))
         }
     }
 
