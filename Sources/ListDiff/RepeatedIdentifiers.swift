@@ -5,7 +5,8 @@ public enum RepeatedIdentifiers {
     /// empty when the ids are all different.
     ///
     /// - Complexity: O(*n*) expected: a set of the ids when they are unique; the positions of each only when some
-    ///   id repeats.
+    ///   id repeats. Inlinable, so that it is specialised for the caller's id type.
+    @inlinable
     public static func find<ID: Hashable>(in ids: some Collection<ID>) -> [(id: ID, positions: [Int])] {
         var seen = Set<ID>(minimumCapacity: ids.count)
         guard ids.contains(where: { !seen.insert($0).inserted }) else { return [] }
