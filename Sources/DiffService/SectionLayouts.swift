@@ -107,8 +107,7 @@ struct SectionLayouts {
         var result: (ids: [WireID], items: [WaterfallItem], paths: [String]) = ([], [], [])
         for (index, item) in snapshot.sections[section].items.enumerated() where !droppedItems.contains(index) {
             let path = snapshot.isBareItemList ? "\(role).items[\(index)]" : "\(role).sections[\(section)].items[\(index)]"
-            guard let json = item.json else { preconditionFailure("the items of a /diff body keep their text") }
-            guard let decoded = WaterfallItem.decode(json.reader, path: path, errors: &errors) else { continue }
+            guard let decoded = WaterfallItem.decode(item.json.reader, path: path, errors: &errors) else { continue }
             result.ids.append(item.id)
             result.items.append(decoded)
             result.paths.append(path)

@@ -30,7 +30,7 @@ extension SectionedDifference {
             writer.patch(.add, new.isBareItemList ? "/items" : "/sections") { writer in
                 writer.beginArray()
                 if new.isBareItemList {
-                    for item in new.sections[0].items { writer.json(item.wireJSON) }
+                    for item in new.sections[0].items { writer.json(item.json.bytes) }
                 } else {
                     for section in newSections { writer.json(section.bytes) }
                 }
@@ -63,7 +63,7 @@ extension SectionedDifference {
                 writer.patch(.remove, pointer.element(path.section, path.element))
             case .insertElement(let path):
                 let (section, element) = sent.element(path)
-                let value = new.sections[section].items[element].wireJSON
+                let value = new.sections[section].items[element].json.bytes
                 writer.patch(.add, pointer.element(path.section, path.element), value: value)
             case .moveElement(let move):
                 writer.patch(
@@ -78,7 +78,7 @@ extension SectionedDifference {
             writer.patch(.add, pointer.section(section), value: newSections[section].bytes)
         }
         for path in droppedDuplicates.target.elements where !insertedWhole.contains(path.section) {
-            let value = new.sections[path.section].items[path.element].wireJSON
+            let value = new.sections[path.section].items[path.element].json.bytes
             writer.patch(.add, pointer.element(path.section, path.element), value: value)
         }
     }
@@ -98,14 +98,6 @@ private struct PatchPointer {
     /// `pointer` extended by a member name, escaped as RFC 6901 says (`~` as `~0`, `/` as `~1`).
     static func member(_ name: String, of pointer: String) -> String {
         pointer + "/" + name.replacing("~", with: "~0").replacing("/", with: "~1")
-    }
-}
-
-extension WireItem {
-    /// The item's JSON text; every item of a `/diff` request has one.
-    fileprivate var wireJSON: ArraySlice<UInt8> {
-        guard let json else { preconditionFailure("a /diff item keeps its text") }
-        return json.bytes
     }
 }
 

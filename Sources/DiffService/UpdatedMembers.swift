@@ -62,8 +62,8 @@ struct UpdatedMembers {
         let oldItems = oldPositions.items(matching: updatedItems.map(\.item))
         for ((path, item), oldItem) in zip(updatedItems, oldItems) {
             var changes: [MemberChange] = []
-            if let text = item.json, let oldText = oldItem?.json {
-                changes = text.memberChanges(from: oldText, ignoring: ["id"])
+            if let oldItem {
+                changes = item.json.memberChanges(from: oldItem.json, ignoring: ["id"])
             }
             elements.append((path, changes))
         }

@@ -8,11 +8,14 @@ final class RequestText: Sendable {
     /// Where the object of each section of the body lies, in the order the parse met them (both snapshots'), for
     /// the renderings that copy sections whole.
     let sections: [Range<Int>]
+    /// The ids written with escapes, unescaped (UTF-8), one after another; ``WireItem`` refers to them.
+    private let unescapedIDs: [UInt8]
 
-    init(padded bytes: [UInt8], sections: [Range<Int>]) {
+    init(padded bytes: [UInt8], sections: [Range<Int>], unescapedIDs: [UInt8]) {
         precondition(bytes.capacity - bytes.count >= DiffRequest.requiredPadding, "the body needs its padding")
         self.bytes = bytes
         self.sections = sections
+        self.unescapedIDs = unescapedIDs
     }
 
     /// Whether the `count` bytes at `offset` are the same as those at `otherOffset` in `other`.
@@ -31,6 +34,12 @@ final class RequestText: Sendable {
     func string(at offset: Int, count: Int) -> String {
         precondition(offset >= 0 && count >= 0 && offset + count <= bytes.count, "range outside the body")
         return String(decoding: bytes[offset ..< offset + count], as: UTF8.self)
+    }
+
+    /// The unescaped id whose bytes are `unescapedIDs[offset ..< offset + count]`.
+    func unescapedID(at offset: Int, count: Int) -> String {
+        precondition(offset >= 0 && count >= 0 && offset + count <= unescapedIDs.count, "range outside the ids")
+        return String(decoding: unescapedIDs[offset ..< offset + count], as: UTF8.self)
     }
 
     /// Whether the contents of the item whose raw text is at `offset ..< offset + count` and of the one at

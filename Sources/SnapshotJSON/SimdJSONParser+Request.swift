@@ -37,7 +37,9 @@ extension SimdJSONParser {
             let sections = UnsafeBufferPointer(start: result.sections, count: result.sectionCount).map {
                 Int($0.textOffset) ..< Int($0.textOffset + $0.textLength)
             }
-            let text = RequestText(padded: padded, sections: sections)
+            let text = RequestText(
+                padded: padded, sections: sections,
+                unescapedIDs: Array(UnsafeBufferPointer(start: result.idBytes, count: result.idByteCount)))
             let builder = SnapshotBuilder(result: result, input: buffer, arena: arena, text: text)
             let (old, new) = builder.snapshots(old: result.oldSnapshot, new: result.newSnapshot)
             return .success(DiffRequest(old: old, new: new, options: options))
@@ -445,26 +447,29 @@ extension SimdJSONParser {
                         continue
                     }
                 }
-                let itemContent = content(item.content)
+                precondition(item.content.inInput != 0, "an item's content is its text in the body")
+                let textRange = Int(item.content.offset) ..< Int(item.content.offset + item.content.length)
                 if counterpart >= 0, let other = reference?.content(at: Int(counterpart)) {
-                    if itemContent == other.content { contentNumber = other.number }
+                    if ContentKey(text: text, offset: textRange.lowerBound, count: textRange.count) == other.content {
+                        contentNumber = other.number
+                    }
                 }
+                let (idKind, idPayload) = storedID(item.id)
                 sectionItems.append(
                     WireItem(
-                        id: storedID(item.id), content: consume itemContent, identityNumber: identityNumber,
-                        contentNumber: contentNumber))
+                        text: text, textRange: textRange, idKind: idKind, idPayload: idPayload,
+                        identityNumber: identityNumber, contentNumber: contentNumber))
             }
             let sectionID: SectionID = Int(record.id.kind) == CSimdJSON_IDNone ? .implicit : .explicit(id(record.id))
             return WireSection(id: sectionID, content: content(record.content), items: sectionItems)
         }
 
-        /// An item's id: where its bytes lie when they are the body's and the item's content is in the body too (the
-        /// items of a `/diff` request), else the id itself.
-        private func storedID(_ record: CSimdJSON_ID) -> WireItem.StoredID {
-            if Int(record.kind) == CSimdJSON_IDString && record.inInput != 0 {
-                return .inBody(offset: Int(record.offset), count: Int(record.length))
-            }
-            return .value(id(record))
+        /// How an item's id is stored (see ``WireItem/IDKind``): an integer, or where its bytes lie, in the body
+        /// or among the unescaped ids (which ``RequestText`` copies from the parse's).
+        private func storedID(_ record: CSimdJSON_ID) -> (WireItem.IDKind, Int64) {
+            if Int(record.kind) == CSimdJSON_IDInteger { return (.integer, record.integer) }
+            let place = WireItem.IDPlace(offset: Int(record.offset), count: Int(record.length))
+            return (record.inInput != 0 ? .inBody : .unescaped, place.payload)
         }
 
         private func id(_ record: CSimdJSON_ID) -> WireID {

@@ -1,53 +1,99 @@
 /// An item of a snapshot: its id and a key for the rest of its members.
 ///
 /// Two items are equal when their ids and contents are; ``identityNumber`` and ``contentNumber`` are not compared.
+///
+/// An item is where it lies in the `/diff` body it was read from (40 bytes, whatever its size): its text, its
+/// id's bytes and its numbers; its ``id`` and ``content`` are made when read. A request holds an item per item of
+/// both snapshots, so this size is most of what a request of many small items costs (the body is at most 4 GiB,
+/// simdjson's limit, so 32-bit offsets reach all of it).
 public struct WireItem: Hashable, Sendable {
-    /// How the id is held: as a value, or as where its bytes lie in the request body.
-    enum StoredID: Sendable {
-        /// An id made when the item was read.
-        case value(WireID)
-        /// A string id written without escapes, whose UTF-8 bytes are the body's at `offset ..< offset + count`
-        /// (the body that ``content`` refers to): its `String` is made only if ``id`` is read. The diff itself
-        /// matches ids by ``identityNumber``, so most requests never read them.
-        case inBody(offset: Int, count: Int)
+    /// How the id is written.
+    enum IDKind: UInt8, Sendable {
+        /// A JSON integer: the payload is its value.
+        case integer
+        /// A string written without escapes: its UTF-8 bytes are the body's (``IDPlace``).
+        case inBody
+        /// A string written with escapes: its unescaped UTF-8 bytes are in ``RequestText/unescapedIDs``.
+        case unescaped
     }
 
-    private let storedID: StoredID
-    /// Every member other than `"id"`, compared as canonical JSON (see ``ContentKey``).
-    public let content: ContentKey
+    /// Where a string id's bytes lie: in the body or among the unescaped ids, per ``IDKind``.
+    struct IDPlace {
+        let offset: Int
+        let count: Int
+
+        /// The place packed in a payload (offset high, count low).
+        var payload: Int64 { Int64(UInt64(UInt32(offset)) << 32 | UInt64(UInt32(count))) }
+
+        init(offset: Int, count: Int) {
+            precondition(UInt32(exactly: offset) != nil && UInt32(exactly: count) != nil, "an id beyond 4 GiB")
+            self.offset = offset
+            self.count = count
+        }
+
+        init(payload: Int64) {
+            offset = Int(UInt64(bitPattern: payload) >> 32)
+            count = Int(UInt32(truncatingIfNeeded: payload))
+        }
+    }
+
+    /// The body the item was read from.
+    private let text: RequestText
+    /// The item's whole object in ``text``.
+    private let textOffset: UInt32, textCount: UInt32
+    /// The integer id, or the string id's ``IDPlace`` packed.
+    private let idPayload: Int64
+    private let storedIdentityNumber: Int32, storedContentNumber: Int32
+    private let idKind: IDKind
+
     /// The number the parse gave ``id`` (from 0): the items of one request, in both snapshots, have the same
     /// number exactly when they have the same id. -1 when the parse did not number the ids.
-    public let identityNumber: Int
+    public var identityNumber: Int { Int(storedIdentityNumber) }
     /// The number of the item's content, decided by the reader: an item of the second snapshot and the first
     /// item of its id in the other have equal non-negative numbers exactly when their contents are equal, so the
     /// diff (which keeps the first item of an id) compares numbers. -1 for a later item of an id in the snapshot
     /// read first: comparing it compares the contents (``content``), which the diff does only when keepFirst drops
     /// a whole section holding the first item of an id.
-    public let contentNumber: Int
+    public var contentNumber: Int { Int(storedContentNumber) }
 
-    init(id: StoredID, content: ContentKey, identityNumber: Int, contentNumber: Int) {
-        if case .inBody = id { precondition(content.body != nil, "an id in the body needs a content in the body") }
-        storedID = id
-        self.content = content
-        self.identityNumber = identityNumber
-        self.contentNumber = contentNumber
+    /// An item whose text is `text[textRange]`, whose id is of `kind` (with `payload`: see ``idPayload``).
+    init(text: RequestText, textRange: Range<Int>, idKind: IDKind, idPayload: Int64, identityNumber: Int, contentNumber: Int) {
+        guard let offset = UInt32(exactly: textRange.lowerBound), let count = UInt32(exactly: textRange.count),
+            let identity = Int32(exactly: identityNumber), let content = Int32(exactly: contentNumber)
+        else { preconditionFailure("an item beyond 4 GiB, or numbered beyond 2^31") }
+        self.text = text
+        textOffset = offset
+        textCount = count
+        self.idKind = idKind
+        self.idPayload = idPayload
+        storedIdentityNumber = identity
+        storedContentNumber = content
     }
 
     /// The item with its content equality left undecided (see ``contentNumber``).
     var undecided: WireItem {
-        WireItem(id: storedID, content: content, identityNumber: identityNumber, contentNumber: -1)
+        WireItem(
+            text: text, textRange: Int(textOffset) ..< Int(textOffset) + Int(textCount), idKind: idKind,
+            idPayload: idPayload, identityNumber: identityNumber, contentNumber: -1)
     }
 
     /// The item's id; item ids are meant to be unique across the whole snapshot.
     ///
-    /// - Complexity: O(*n*) in the id's length when the id is read from the body (a new `String` each time).
+    /// - Complexity: O(*n*) in the length of a string id (a new `String` each time).
     public var id: WireID {
-        switch storedID {
-        case .value(let id): id
-        // (`init` checked that the content is in the body.)
-        case .inBody(let offset, let count): .string(content.body!.string(at: offset, count: count))
+        switch idKind {
+        case .integer: return .integer(idPayload)
+        case .inBody:
+            let place = IDPlace(payload: idPayload)
+            return .string(text.string(at: place.offset, count: place.count))
+        case .unescaped:
+            let place = IDPlace(payload: idPayload)
+            return .string(text.unescapedID(at: place.offset, count: place.count))
         }
     }
+
+    /// Every member other than `"id"`, compared as canonical JSON (see ``ContentKey``).
+    public var content: ContentKey { ContentKey(text: text, offset: Int(textOffset), count: Int(textCount)) }
 
     /// Whether both items have the same id and equal contents.
     public static func == (lhs: WireItem, rhs: WireItem) -> Bool {
@@ -64,6 +110,6 @@ public struct WireItem: Hashable, Sendable {
 }
 
 extension WireItem {
-    /// The item as the client wrote it (its whole object, `"id"` included), when it was read from a `/diff` body.
-    public var json: JSONText? { content.source }
+    /// The item as the client wrote it (its whole object, `"id"` included).
+    public var json: JSONText { JSONText(text: text, range: Int(textOffset) ..< Int(textOffset) + Int(textCount)) }
 }

@@ -40,6 +40,23 @@ import Testing
         ]))
     }
 
+    /// Items keep where their ids lie (the body, or the unescaped ids one after another): every kind, mixed, in
+    /// several sections whose own ids are escaped too, reads back, and the item stays 40 bytes.
+    @Test func idsOfEveryKindReadBackFromWhereTheyLie() throws {
+        let body = #"""
+            {"old":{"sections":[{"id":"s\u0031","items":[{"id":"a\"b"},{"id":7},{"id":"plain"},{"id":"\u00e9t\u00e9"}]},
+            {"id":2,"items":[{"id":"x\/y","n":1},{"id":-3},{"id":"z"}]}]},"new":{"items":[{"id":"\u00e9t\u00e9"},{"id":"a\"b"}]}}
+            """#
+        let request = try parseDiffRequest(Array(body.utf8))
+        #expect(request.old.sections.map(\.id) == [.explicit(.string("s1")), .explicit(.integer(2))])
+        #expect(request.old.sections.flatMap(\.items).map(\.id) == [
+            .string("a\"b"), .integer(7), .string("plain"), .string("été"), .string("x/y"), .integer(-3), .string("z"),
+        ])
+        #expect(request.new.sections[0].items.map(\.id) == [.string("été"), .string("a\"b")])
+        #expect(request.old.sections[1].items[0].json.bytes.elementsEqual(#"{"id":"x\/y","n":1}"#.utf8))
+        #expect(MemoryLayout<WireItem>.stride == 40)
+    }
+
     @Test func integerAndStringDiffer() {
         #expect(WireID.integer(1) != .string("1"))
         #expect(Set<WireID>([.integer(1), .string("1")]).count == 2)
