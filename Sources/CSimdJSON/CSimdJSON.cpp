@@ -102,6 +102,8 @@ uint8_t foundFor(ondemand::json_type type) {
 
 }  // namespace
 
+static_assert(sizeof(CSimdJSON_Item) == 32, "an item record is 32 bytes: a request holds one per item");
+
 struct CSimdJSON_Parser {
     ondemand::parser json;
     CSimdJSON_Result result{};
@@ -132,13 +134,6 @@ struct CSimdJSON_Parser {
     std::vector<SeenKey> repeats;   // names seen twice in one object, reported in document order
     ByteBuffer itemContent;         // CSimdJSON_CanonicalItem's result
 
-    /// What the walk learnt of each raw item (parallel to `items`): an item of the second snapshot whose text is
-    /// byte-identical to a clean item of the first, at the same depth, is that item again and is not walked.
-    struct ItemFacts {
-        int depth;   // nesting depth of the item's object
-        bool clean;  // its walk recorded no violation
-    };
-    std::vector<ItemFacts> itemFacts;
     std::vector<IDSlot> idTable;  // numberIDs' open-addressing table
     size_t referenceFirst = 0, referenceEnd = 0;  // the first snapshot's items, once it is walked
     size_t referenceCursor = 0;                   // where the next item of the second snapshot likely is
@@ -586,7 +581,7 @@ struct CSimdJSON_Parser {
 
     /// Iterates an item's members: reads the first "id" into `item.id`, reports any later one, and passes every
     /// other member to `other`. Returns whether there was an id.
-    template <typename Other> bool forEachItemMember(ondemand::value &value, CSimdJSON_Item &item, Other &&other) {
+    template <typename Other> bool forEachItemMember(ondemand::value &value, CSimdJSON_ID &id, Other &&other) {
         bool hasID = false;
         forEachMember(value, [&](std::string_view key, int64_t keyOffset, ondemand::value &member) {
             if (key != "id") {
@@ -595,7 +590,7 @@ struct CSimdJSON_Parser {
                 duplicate(keyOffset, member);
             } else {
                 hasID = true;
-                item.id = readID(member);
+                id = readID(member);
             }
         });
         return hasID;
@@ -626,9 +621,9 @@ struct CSimdJSON_Parser {
         int64_t start = currentOffset();  // the '{'
         if (start >= 0 && repeatsReferenceItem(size_t(start))) { return; }
         size_t violationsBefore = violations.size() + violationsOmitted;
-        CSimdJSON_Item item{};
+        CSimdJSON_ID id{};
         size_t base = keys.size();
-        bool hasID = forEachItemMember(value, item, [&](std::string_view key, int64_t keyOffset, ondemand::value &member) {
+        bool hasID = forEachItemMember(value, id, [&](std::string_view key, int64_t keyOffset, ondemand::value &member) {
             keys.push_back({key.data(), key.size(), keyOffset});
             check(member);
         });
@@ -636,9 +631,29 @@ struct CSimdJSON_Parser {
         if (!hasID) { violation(CSimdJSON_ViolationMissingMember, CSimdJSON_FoundNothing, -1, "id"); }
         int64_t end = endOfValueWalked(start, '}');
         // No hash of the text: comparing two texts' lengths, then bytes, rejects as fast as a hash would.
-        item.content = {uint64_t(start), uint64_t(end - start), 0, 1};
+        CSimdJSON_Item item{};
+        item.id = id.kind == CSimdJSON_IDInteger ? uint64_t(id.integer) : (id.offset | uint64_t(id.length) << 32);
+        item.idKind = id.kind;
+        item.idInInput = id.inInput;
+        item.textOffset = uint32_t(start);
+        item.textLength = uint32_t(end - start);
+        item.depth = uint16_t(depth);
+        item.clean = violations.size() + violationsOmitted == violationsBefore;
         items.push_back(item);
-        itemFacts.push_back({depth, violations.size() + violationsOmitted == violationsBefore});
+    }
+
+    /// An item's id as the walk reads it.
+    static CSimdJSON_ID idOf(const CSimdJSON_Item &item) {
+        CSimdJSON_ID id{};
+        id.kind = item.idKind;
+        id.inInput = item.idInInput;
+        if (item.idKind == CSimdJSON_IDInteger) {
+            id.integer = int64_t(item.id);
+        } else {
+            id.offset = uint32_t(item.id);
+            id.length = uint32_t(item.id >> 32);
+        }
+        return id;
     }
 
     /// When the second snapshot's item starting at `start` has the very bytes of a clean item of the first
@@ -655,20 +670,18 @@ struct CSimdJSON_Parser {
         for (size_t k : candidates) {
             if (k < referenceFirst || k >= referenceEnd) { continue; }
             const CSimdJSON_Item reference = items[k];  // a copy: items grows below
-            ItemFacts facts = itemFacts[k];  // a copy: itemFacts grows below
-            size_t length = size_t(reference.content.length);
-            if (!facts.clean || facts.depth != depth || start + length > inputLength ||
-                std::memcmp(input + start, input + reference.content.offset, length) != 0) {
+            size_t length = reference.textLength;
+            if (!reference.clean || reference.depth != depth || start + length > inputLength ||
+                std::memcmp(input + start, input + reference.textOffset, length) != 0) {
                 continue;
             }
             CSimdJSON_Item item = reference;
-            item.repeatOf = k + 1;
-            item.content.offset = start;
-            if (item.id.kind == CSimdJSON_IDString && item.id.inInput) {
-                item.id.offset = item.id.offset - reference.content.offset + start;
+            item.repeatOf = uint32_t(k + 1);
+            item.textOffset = uint32_t(start);
+            if (item.idKind == CSimdJSON_IDString && item.idInInput) {  // the id's offset moves with the text
+                item.id = (uint32_t(item.id) - reference.textOffset + start) | (item.id >> 32 << 32);
             }
             items.push_back(item);
-            itemFacts.push_back(facts);
             referenceCursor = k + 1;
             return true;
         }
@@ -900,7 +913,8 @@ struct CSimdJSON_Parser {
                 item.idNumber = items[item.repeatOf - 1].idNumber;
                 continue;
             }
-            uint64_t hash = hashID(item.id);
+            CSimdJSON_ID id = idOf(item);
+            uint64_t hash = hashID(id);
             uint32_t tag = uint32_t(hash >> 32);
             for (size_t slot = hash & (capacity - 1);; slot = (slot + 1) & (capacity - 1)) {
                 IDSlot &entry = idTable[slot];
@@ -909,7 +923,7 @@ struct CSimdJSON_Parser {
                     item.idNumber = next++;
                     break;
                 }
-                if (entry.tag == tag && sameID(items[entry.item].id, item.id)) {
+                if (entry.tag == tag && sameID(idOf(items[entry.item]), id)) {
                     item.idNumber = items[entry.item].idNumber;
                     break;
                 }
@@ -934,7 +948,6 @@ struct CSimdJSON_Parser {
         violationsOmitted = 0;
         members.clear();
         keys.clear();
-        itemFacts.clear();
         cleanFrom = nextBackslash = nullptr;
         referenceFirst = referenceEnd = referenceCursor = snapshotsWalked = snapshotFirstItem = 0;
         depth = 0;
@@ -964,7 +977,6 @@ struct CSimdJSON_Parser {
             json = ondemand::parser{};
             // (swap frees the storage; assigning {} would only clear it)
             std::vector<IDSlot>().swap(idTable);
-            std::vector<ItemFacts>().swap(itemFacts);
         }
         publish();
     }
@@ -974,9 +986,9 @@ struct CSimdJSON_Parser {
         reset();
         // A large input's item tables are reserved once for the most items it can hold (an item is at least
         // `{"id":0}` and a separator): growing them by doubling would hold the old and the new copy at once.
+        // (simdjson refuses an input of 4 GiB or more, CAPACITY, before the walk: items' offsets fit 32 bits.)
         if (length > kReleaseIndexAbove) {
             items.reserve(length / 9 + 1);
-            itemFacts.reserve(length / 9 + 1);
         }
         run(bytes, length, capacity, [&] {
             walkRequest();

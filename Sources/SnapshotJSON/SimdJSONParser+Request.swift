@@ -365,7 +365,7 @@ extension SimdJSONParser {
 
             /// The built item for `repeatOf` (1 + an index in the parse's items), if it is the one at `index` of
             /// these.
-            func item(_ repeatOf: UInt64, at index: Int) -> WireItem? {
+            func item(_ repeatOf: UInt32, at index: Int) -> WireItem? {
                 guard repeatOf != 0, Int(repeatOf) - 1 - firstItem == index else { return nil }
                 return item(at: index)
             }
@@ -441,20 +441,19 @@ extension SimdJSONParser {
                 }
                 if let reference {
                     // The item of the other snapshot the diff will match this one with (see `snapshots`).
-                    counterpart = reference.counterpart(identityNumber, id: { id(item.id) })
+                    counterpart = reference.counterpart(identityNumber, id: { id(of: item) })
                     if counterpart >= 0, let repeated = reference.item(item.repeatOf, at: Int(counterpart)) {
                         sectionItems.append(repeated)  // the same bytes as its counterpart: that item again
                         continue
                     }
                 }
-                precondition(item.content.inInput != 0, "an item's content is its text in the body")
-                let textRange = Int(item.content.offset) ..< Int(item.content.offset + item.content.length)
+                let textRange = Int(item.textOffset) ..< Int(item.textOffset) + Int(item.textLength)
                 if counterpart >= 0, let other = reference?.content(at: Int(counterpart)) {
                     if ContentKey(text: text, offset: textRange.lowerBound, count: textRange.count) == other.content {
                         contentNumber = other.number
                     }
                 }
-                let (idKind, idPayload) = storedID(item.id)
+                let (idKind, idPayload) = storedID(item)
                 sectionItems.append(
                     WireItem(
                         text: text, textRange: textRange, idKind: idKind, idPayload: idPayload,
@@ -466,24 +465,33 @@ extension SimdJSONParser {
 
         /// How an item's id is stored (see ``WireItem/IDKind``): an integer, or where its bytes lie, in the body
         /// or among the unescaped ids (which ``RequestText`` copies from the parse's).
-        private func storedID(_ record: CSimdJSON_ID) -> (WireItem.IDKind, Int64) {
-            if Int(record.kind) == CSimdJSON_IDInteger { return (.integer, record.integer) }
-            let place = WireItem.IDPlace(offset: Int(record.offset), count: Int(record.length))
-            return (record.inInput != 0 ? .inBody : .unescaped, place.payload)
+        private func storedID(_ item: CSimdJSON_Item) -> (WireItem.IDKind, Int64) {
+            if Int(item.idKind) == CSimdJSON_IDInteger { return (.integer, Int64(bitPattern: item.id)) }
+            let place = WireItem.IDPlace(offset: Int(item.id & 0xFFFF_FFFF), count: Int(item.id >> 32))
+            return (item.idInInput != 0 ? .inBody : .unescaped, place.payload)
         }
 
+        /// An item's id, made now.
+        private func id(of item: CSimdJSON_Item) -> WireID {
+            if Int(item.idKind) == CSimdJSON_IDInteger { return .integer(Int64(bitPattern: item.id)) }
+            return idString(at: Int(item.id & 0xFFFF_FFFF), count: Int(item.id >> 32), inInput: item.idInInput != 0)
+        }
+
+        /// A section's id.
         private func id(_ record: CSimdJSON_ID) -> WireID {
             if Int(record.kind) == CSimdJSON_IDInteger { return .integer(record.integer) }
-            let start = Int(record.offset)
-            let bytes = record.inInput != 0 ? input : idBytes
-            return .string(String(decoding: UnsafeBufferPointer(rebasing: bytes[start ..< start + Int(record.length)]), as: UTF8.self))
+            return idString(at: Int(record.offset), count: Int(record.length), inInput: record.inInput != 0)
         }
 
+        /// A string id whose bytes are the input's (written without escapes) or the parse's unescaped ids'.
+        private func idString(at start: Int, count: Int, inInput: Bool) -> WireID {
+            let bytes = inInput ? input : idBytes
+            return .string(String(decoding: UnsafeBufferPointer(rebasing: bytes[start ..< start + count]), as: UTF8.self))
+        }
+
+        /// A section's content, canonicalised in the arena.
         private func content(_ record: CSimdJSON_Content) -> ContentKey {
-            if record.inInput != 0 {
-                return ContentKey(text: text, offset: Int(record.offset), count: Int(record.length))
-            }
-            return ContentKey(arena: arena, offset: Int(record.offset), count: Int(record.length), hash: record.hash)
+            ContentKey(arena: arena, offset: Int(record.offset), count: Int(record.length), hash: record.hash)
         }
     }
 }

@@ -89,7 +89,7 @@ enum {
     CSimdJSON_FoundNull = 8
 };
 
-/** An item's or a section's id. */
+/** A section's id (and an item's, while the walk reads it). */
 typedef struct CSimdJSON_ID {
     int64_t integer;
     uint64_t offset;
@@ -99,29 +99,43 @@ typedef struct CSimdJSON_ID {
 } CSimdJSON_ID;
 
 /**
- * An item's or a section's content: its canonical encoding in the arena and the 64-bit hash of it, or (when
- * inInput is set: the items of CSimdJSON_Parse) the item's raw JSON text in the input, from its '{' to its '}'
- * (hash is then 0). Equal raw texts mean equal contents; raw texts that differ are compared by their
- * canonical encodings, which CSimdJSON_CanonicalItem makes on demand.
+ * A section's content (its members but "id" and "items"): its canonical encoding in the arena and the 64-bit
+ * hash of it. (An item's content is its raw text, CSimdJSON_Item; raw texts that differ are compared by their
+ * canonical encodings, which CSimdJSON_CanonicalItem makes on demand.)
  */
 typedef struct CSimdJSON_Content {
     uint64_t offset;
     uint64_t length;
     uint64_t hash;
-    uint8_t inInput;
 } CSimdJSON_Content;
 
+/**
+ * An item of CSimdJSON_Parse: where its text and its id lie, and its numbers (32 bytes: a request of many small
+ * items holds one per item; inputs are at most 4 GiB, simdjson's limit, so 32-bit offsets reach all of them).
+ */
 typedef struct CSimdJSON_Item {
-    CSimdJSON_ID id;
-    CSimdJSON_Content content;
+    /**
+     * The id: for idKind CSimdJSON_IDInteger its value (two's complement); for CSimdJSON_IDString where its UTF-8
+     * bytes lie, the offset in the low 32 bits and the length in the high 32 bits, in the input when idInInput is
+     * set (written without escapes), else in the result's idBytes (unescaped).
+     */
+    uint64_t id;
+    /** The item's raw JSON text in the input, from its '{' to its '}'. */
+    uint32_t textOffset;
+    uint32_t textLength;
     /** 1 + the index of an item of the other snapshot with the very same text (validated once), or 0. */
-    uint64_t repeatOf;
+    uint32_t repeatOf;
     /**
      * The number of the item's id among the distinct item ids of the whole parse (both snapshots), counting
      * from 0 in order of first appearance: two items have the same number exactly when they have the same id.
      * Meaningful only when the result's idsNumbered is set.
      */
     uint32_t idNumber;
+    /** The walk's own: the nesting depth of the item's object, and whether its walk found no violation. */
+    uint16_t depth;
+    uint8_t clean;
+    uint8_t idKind;
+    uint8_t idInInput;
 } CSimdJSON_Item;
 
 typedef struct CSimdJSON_Section {
