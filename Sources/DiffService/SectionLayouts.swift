@@ -45,10 +45,10 @@ struct SectionLayouts {
             // Every offending value of every layout is listed, sizes in the old section's items included.
             errors.add(
                 WaterfallLayout.violations(of: request.settings, pageSize: request.pageSize), paths: request.paths,
-                item: { newSection.paths[$0] })
+                item: newSection.path)
             for section in [newSection] + (oldSection.map { [$0] } ?? []) {
                 for (index, item) in section.items.enumerated() {
-                    errors.add(item.violations(index: index), paths: request.paths, item: { section.paths[$0] })
+                    errors.add(item.violations(index: index), paths: request.paths, item: section.path)
                 }
             }
             guard errors.isEmpty else { continue }
@@ -60,7 +60,7 @@ struct SectionLayouts {
                     try WaterfallLayout.layout(section.items, settings: request.settings)
                 }
             } catch {
-                return error.problem(paths: request.paths, item: { newSection.paths[$0] }, cursor: "cursor")
+                return error.problem(paths: request.paths, item: newSection.path, cursor: "cursor")
             }
             var oldFrames: [WireID: PixelRect] = [:]
             if let oldPage, let oldSection {
@@ -98,19 +98,39 @@ struct SectionLayouts {
         snapshot.sections.indices.first { snapshot.sections[$0].id == section && !dropped.sections.contains($0) }
     }
 
+    /// A section's kept items, as a layout reads them: their ids and layout items, and where each was written.
+    private struct LaidOutSection {
+        var ids: [WireID] = []
+        var items: [WaterfallItem] = []
+        /// Each kept item's index in the section (the items keepFirst dropped are skipped).
+        var indices: [Int32] = []
+        /// `"new.sections[2].items"`, or `"new.items"` for a bare item list.
+        let itemsPath: String
+
+        /// The JSON path of kept item `index`: made only for an error, not kept per item.
+        func path(_ index: Int) -> String { JSONPath.element(Int(indices[index]), of: itemsPath) }
+    }
+
     /// A section's kept items: their ids, layout items and JSON paths.
     private static func items(
         of section: Int, in snapshot: Snapshot, role: String, dropped: DroppedDuplicates.Positions,
         errors: inout FieldErrors
-    ) -> (ids: [WireID], items: [WaterfallItem], paths: [String]) {
+    ) -> LaidOutSection {
         let droppedItems = Set(dropped.elements.filter { $0.section == section }.map(\.element))
-        var result: (ids: [WireID], items: [WaterfallItem], paths: [String]) = ([], [], [])
-        for (index, item) in snapshot.sections[section].items.enumerated() where !droppedItems.contains(index) {
-            let path = snapshot.isBareItemList ? "\(role).items[\(index)]" : "\(role).sections[\(section)].items[\(index)]"
-            guard let decoded = WaterfallItem.decode(item.json.reader, path: path, errors: &errors) else { continue }
-            result.ids.append(item.id)
+        var result = LaidOutSection(
+            itemsPath: snapshot.isBareItemList ? "\(role).items" : "\(role).sections[\(section)].items")
+        let items = snapshot.sections[section].items
+        result.ids.reserveCapacity(items.count)
+        result.items.reserveCapacity(items.count)
+        result.indices.reserveCapacity(items.count)
+        for index in items.indices where !droppedItems.contains(index) {
+            guard
+                let decoded = WaterfallItem.decode(
+                    items[index].json.reader, path: JSONPath.element(index, of: result.itemsPath), errors: &errors)
+            else { continue }
+            result.ids.append(items[index].id)
             result.items.append(decoded)
-            result.paths.append(path)
+            result.indices.append(Int32(index))
         }
         return result
     }

@@ -144,6 +144,22 @@ import TestSupport
         }
     }
 
+    /// A layout's item paths are where the items were written, counting the items keepFirst dropped, in a
+    /// section's items (each path is made only for an error).
+    @Test func diffLayoutPathsCountDroppedItems() throws {
+        try withService { service in
+            let body = #"""
+                {"old": {"sections": [{"id": "a", "items": []}, {"id": "p", "items": [{"id": 1, "aspectRatio": 1}, {"id": 1, "aspectRatio": 1}, {"id": 2, "width": 0, "height": 1}]}]},
+                 "new": {"sections": [{"id": "p", "items": [{"id": 3, "aspectRatio": 1}, {"id": 3, "aspectRatio": 1}, {"id": 3, "aspectRatio": 1}, {"id": 4, "fixedHeight": 0}]}]},
+                 "options": {"duplicates": "keepFirst", "layouts": [{"section": "p", "settings": {"containerWidth": 300}}]}}
+                """#
+            let problem = try expectProblem(try post(try service.connect(), "/diff", body), .invalidRequest)
+            let paths = (problem["errors"]?.array ?? []).compactMap { $0["path"]?.string }
+            #expect(
+                Set(paths) == ["new.sections[0].items[3].fixedHeight", "old.sections[1].items[2].width"], "\(paths)")
+        }
+    }
+
     /// Issue 15: heights are exact for the numbers as written (550 ÷ 1.1 is 500 pixels, not 499), and
     /// numbers too long to be taken exactly are refused, not approximated.
     @Test func heightsAreExactForTheDecimalsWritten() throws {
