@@ -104,6 +104,7 @@ func microHTTPURILog(
     if let uri {
         let start = UInt(bitPattern: uri)
         state.targetSpan = start..<start + UInt(strlen(uri))
+        if context.scansRawHeads { state.rawHead = RequestHead.scanRaw(target: uri) }
     }
     state.connection = connectionState(of: connection)
     state.connection?.guarded.withLock { guarded in
@@ -214,7 +215,7 @@ func microHTTPAccessHandler(
         state.phase = .answered
         let response = state.answer ?? context.overloadResponse(.shuttingDown, to: state)
         state.answer = nil
-        return send(response, on: connection, context: context)
+        return send(response, for: state, on: connection, context: context)
 
     case .answered:
         // libmicrohttpd stops calling once a response is queued; swallow anything else.
@@ -234,7 +235,8 @@ private func readHead(
 ) -> MHD_Result {
     state.method = method.map { String(cString: $0) } ?? ""
     let head = RequestHead.read(
-        connection, method: method, version: version, target: state.target, targetSpan: state.targetSpan)
+        connection, method: method, version: version, target: state.target, targetSpan: state.targetSpan,
+        rawHead: state.rawHead)
     state.headers = head.headers
     // A large answer before this request shortened the connection's timeout; the idle timeout is back.
     if let info = CMicroHTTPD_get_connection_info(connection, .CONNECTION_INFO_CONNECTION_TIMEOUT),
@@ -389,7 +391,7 @@ private func answer(_ state: RequestState, on connection: OpaquePointer, context
         state.phase = .answered
         let response = encode(context.handler(request), for: state, context: context)
         settle(state, answerBytes: response.body.count, context: context)
-        return send(response, on: connection, context: context)
+        return send(response, for: state, on: connection, context: context)
     }
 
     state.phase = .computing
@@ -468,14 +470,19 @@ private let streamedAnswerBytes = 64 * 1024
 private let streamedBlockBytes = 64 * 1024
 
 /// Queues an answer; a large one shortens the connection's timeout so that a client that reads nothing of it
-/// loses the connection (and the answer's memory comes back) after the send timeout.
-private func send(_ response: HTTPResponse, on connection: OpaquePointer, context: ServerContext) -> MHD_Result {
+/// loses the connection (and the answer's memory comes back) after the send timeout. The connection closes
+/// after it during shutdown, and when the request's line ends could not be seen as sent
+/// (``RequestHead/closesAfterAnswer(_:)``).
+private func send(
+    _ response: HTTPResponse, for state: RequestState, on connection: OpaquePointer, context: ServerContext
+) -> MHD_Result {
     if response.body.count >= streamedAnswerBytes, context.sendTimeoutSeconds < context.connectionTimeoutSeconds
         || context.connectionTimeoutSeconds == 0
     {
         _ = CMicroHTTPD_set_connection_timeout(connection, context.sendTimeoutSeconds)
     }
-    return queue(response, on: connection, forceClose: context.isShuttingDown.load(ordering: .relaxed))
+    let closing = context.isShuttingDown.load(ordering: .relaxed) || RequestHead.closesAfterAnswer(state.rawHead)
+    return queue(response, on: connection, forceClose: closing)
 }
 
 /// Hands `response` to libmicrohttpd, queues it and destroys our reference. A body of at least

@@ -20,9 +20,20 @@ import Darwin
 /// Besides the fields' text, libmicrohttpd's 0.9.75 layout is checked: it parses the head in place in its read
 /// buffer, overwriting each line end (and each field's colon) with NUL, and hands out pointers into that
 /// buffer. So between the end of one field's value and the next field's name there must be exactly the
-/// overwritten line end (one or two NULs), and between a name and its value only the colon and spaces. A value
+/// overwritten line end (two NULs, CR LF), and between a name and its value only the colon and spaces. A value
 /// cut short by a NUL leaves its rest in that gap; a folded field's name is moved out of the buffer. Both
 /// show, and both are refused. The layout check runs only on libmicrohttpd 0.9.75, whose layout it knows.
+///
+/// Line ends must be CR LF. libmicrohttpd 0.9.75 also ends a line at a bare LF, and it takes a line that starts
+/// with `:` (an empty field name, once it has overwritten the colon with NUL) or with a NUL for the head's empty
+/// line: it then ends the head there and reads the head's remaining lines as a new request (a second answer on
+/// the connection, or a smuggled request). In its buffer `LF ":" CR LF` then looks like `CR LF CR LF`, so the
+/// line ends are read where they are still as sent: when the request line has been parsed (the URI-log
+/// callback), the rest of the head, as far as it has arrived in the same memory page, is scanned (see
+/// ``scanRaw(target:)``); a bare LF or a NUL there is refused, and so is a head that libmicrohttpd ended
+/// anywhere but at its first empty line. A head not seen whole then is checked by the layout alone, which
+/// shows a bare LF between fields and in most forms of the head's end; its answer closes the connection
+/// (``closesAfterAnswer(_:)``), so that lines libmicrohttpd may have left over are never read as a request.
 final class RequestHead {
     /// The fields, names lowercased, values without surrounding whitespace.
     var headers = HTTPHeaders()
@@ -46,6 +57,75 @@ final class RequestHead {
     /// Whether the linked libmicrohttpd is the one whose in-place layout the checks know.
     static let layoutIsKnown: Bool = MHD_get_version().map { String(cString: $0) } == "0.9.75"
 
+    /// The memory page's size.
+    static let pageSize = UInt(sysconf(Int32(_SC_PAGESIZE)))
+
+    /// What the head's bytes after the request line showed when the request line had just been parsed.
+    enum RawScan: Equatable {
+        /// Not seen up to the head's end: not arrived yet, beyond the memory page of the request line's end,
+        /// or not scanned (another libmicrohttpd, a request line the other checks refuse).
+        case unseen
+        /// Every line ended in CR LF, and the head's empty line ended right before this address.
+        case end(UInt)
+        /// A bare LF or a NUL byte, at this address, before any empty line.
+        case flaw(String, at: UInt)
+    }
+
+    /// Whether the answer to a request whose head `scan` did not see whole closes the connection (on
+    /// libmicrohttpd 0.9.75). Its line ends were checked in libmicrohttpd's buffer only, where a line of just `:`
+    /// between a bare LF and CR LF looks like the head's end (`LF ":" CR LF` like `CR LF CR LF`): if
+    /// libmicrohttpd ended the head there, the head's remaining lines are in its buffer, and it would read them
+    /// as the next request. Closing after the answer leaves them unread. Such heads arrived in more than one
+    /// piece after the request line, or reach past its memory page (about 4 KiB).
+    static func closesAfterAnswer(_ scan: RawScan) -> Bool {
+        layoutIsKnown && scan == .unseen
+    }
+
+    /// Scans the head's raw bytes after the request line, in libmicrohttpd 0.9.75's read buffer, when the
+    /// URI-log callback receives the target (`target`, in that buffer). libmicrohttpd has then overwritten
+    /// only the request line (its two spaces and its line end, with NUL); the bytes after it are as received,
+    /// and the buffer holds zeros past them (its memory pool is zeroed when made and when reset between
+    /// requests). Reads only within the memory page of the request line's last byte.
+    static func scanRaw(target: UnsafePointer<CChar>) -> RawScan {
+        guard layoutIsKnown else { return .unseen }
+        // libmicrohttpd accepted the version: exactly `HTTP/d.d`, right before the line end. A target cut at a
+        // NUL does not reach it (the request-line check refuses that).
+        let version = UnsafeRawPointer(target) + strlen(target) + 1
+        guard UnsafeRawBufferPointer(start: version, count: 5).elementsEqual("HTTP/".utf8),
+            version.load(fromByteOffset: 8, as: UInt8.self) == 0
+        else { return .unseen }
+        let lineEnd = version + 8
+        let address = UInt(bitPattern: lineEnd)
+        let count = Int(((address & ~(pageSize - 1)) + pageSize) - address)
+        let bytes = UnsafeRawBufferPointer(start: lineEnd, count: count)
+        // The request line's end: two NULs for CR LF, one for a bare LF, then the next line's first byte.
+        var index = 0
+        while index < count && bytes[index] == 0 { index += 1 }
+        guard index < count else { return .unseen }
+        let base = UInt(bitPattern: lineEnd)
+        if index == 1 { return .flaw("the request line ends in a bare LF (line ends must be CR LF)", at: base) }
+        if index > 2 { return .flaw("the request head contains a NUL byte", at: base + 2) }
+        var lineStart = index
+        while index < count {
+            switch bytes[index] {
+            case 0x0A:
+                guard index > lineStart, bytes[index - 1] == 0x0D else {
+                    return .flaw("the request head has a line ending in a bare LF (line ends must be CR LF)", at: base + UInt(index))
+                }
+                if index - 1 == lineStart { return .end(base + UInt(index) + 1) }
+                lineStart = index + 1
+            case 0:
+                // A NUL with more bytes after it arrived as sent; zeros to the page's end may be the buffer's.
+                guard bytes[(index + 1)...].contains(where: { $0 != 0 }) else { return .unseen }
+                return .flaw("the request head contains a NUL byte", at: base + UInt(index))
+            default:
+                break
+            }
+            index += 1
+        }
+        return .unseen
+    }
+
     private init(version: UnsafePointer<CChar>?) {
         checksLayout = Self.layoutIsKnown && version != nil
         if let version { previousEnd = UnsafeRawPointer(version) + strlen(version) }
@@ -59,9 +139,10 @@ final class RequestHead {
     ///   - version: The version pointer the handler received.
     ///   - target: The request target as sent.
     ///   - targetSpan: Where the target lay in the buffer when the request line was parsed.
+    ///   - rawHead: What ``scanRaw(target:)`` found then.
     static func read(
         _ connection: OpaquePointer, method: UnsafePointer<CChar>?, version: UnsafePointer<CChar>?, target: String,
-        targetSpan: Range<UInt>?
+        targetSpan: Range<UInt>?, rawHead: RawScan = .unseen
     ) -> RequestHead {
         let head = RequestHead(version: version)
         // The request line: the method, one overwritten space, the target, one overwritten space, the version.
@@ -72,15 +153,28 @@ final class RequestHead {
         {
             head.violation = "the request line contains a NUL byte or an extra space"
         }
+        // The line ends as sent, when the whole head had arrived with its request line: libmicrohttpd's head
+        // must end at the first empty line, and a flaw before its end was received as sent.
+        if head.checksLayout, head.violation == nil, let method {
+            let headEnd = UInt(bitPattern: method) + UInt(CMicroHTTPD_head_size(connection))
+            switch rawHead {
+            case .unseen: break
+            case .end(let end) where end == headEnd: break
+            case .flaw(let flaw, let at) where at < headEnd: head.violation = flaw
+            case .end, .flaw:
+                // libmicrohttpd ended the head before its empty line: at a line it took for one.
+                head.violation = "the request head has a header line with an empty field name"
+            }
+        }
         let pointer = Unmanaged.passUnretained(head).toOpaque()
         // Without an iterator, libmicrohttpd counts the fields: room for all of them at once.
         head.headers.reserveCapacity(Int(MHD_get_connection_values_n(connection, .HEADER_KIND, nil, nil)))
         _ = MHD_get_connection_values_n(connection, .HEADER_KIND, collectField, pointer)
         if head.checksLayout, head.violation == nil, let method, let end = head.previousEnd {
             let headEnd = UnsafeRawPointer(method) + CMicroHTTPD_head_size(connection)
-            // The last line end, then the empty line: two to four NULs.
-            if !isOverwrittenLineEnd(from: end, to: headEnd, allowed: 2...4) {
-                head.violation = "\(line(after: head.previousName)) contains a NUL byte"
+            // The last line end, then the empty line: CR LF CR LF, four NULs (fewer hold a bare LF).
+            if let flaw = lineEndFlaw(from: end, to: headEnd, expected: 4) {
+                head.violation = "\(line(after: head.previousName)) \(flaw)"
             }
         }
         head.previousName = nil
@@ -167,21 +261,21 @@ final class RequestHead {
             return previousName.map { "the header field after \(Self.printable($0)) is folded across lines (obs-fold)" }
                 ?? "the first header field is folded across lines (obs-fold)"
         }
-        // The previous line's end: one or two NULs (LF, or CR LF) right before this name; a longer gap holds
-        // the rest of a line cut at a NUL.
-        guard Self.isOverwrittenLineEnd(from: previous, to: start, allowed: 1...2) else {
-            return "\(Self.line(after: previousName)) contains a NUL byte"
+        // The previous line's end: two NULs (CR LF) right before this name; one is a bare LF, a longer gap
+        // holds the rest of a line cut at a NUL.
+        if let flaw = Self.lineEndFlaw(from: previous, to: start, expected: 2) {
+            return "\(Self.line(after: previousName)) \(flaw)"
         }
         return nil
     }
 
-    /// Whether exactly `allowed` NULs (an overwritten line end) lie from `from` up to `to`.
-    private static func isOverwrittenLineEnd(
-        from: UnsafeRawPointer, to: UnsafeRawPointer, allowed: ClosedRange<Int>
-    ) -> Bool {
+    /// What is wrong with the overwritten line ends from `from` up to `to`, if anything: `expected` NULs are CR
+    /// LF ends; fewer NULs hold a bare LF, anything else a NUL byte sent.
+    private static func lineEndFlaw(from: UnsafeRawPointer, to: UnsafeRawPointer, expected: Int) -> String? {
         let gap = to - from
-        guard allowed.contains(gap) else { return false }
-        return UnsafeRawBufferPointer(start: from, count: gap).allSatisfy { $0 == 0 }
+        guard (1...expected).contains(gap), UnsafeRawBufferPointer(start: from, count: gap).allSatisfy({ $0 == 0 })
+        else { return "contains a NUL byte" }
+        return gap < expected ? "ends in a bare LF (line ends must be CR LF)" : nil
     }
 
     /// Counts the fields that frame the message, in one pass (names are lowercase).

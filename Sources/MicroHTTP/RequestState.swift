@@ -64,6 +64,9 @@ final class RequestState: @unchecked Sendable {
     /// Where the target lay in libmicrohttpd's buffer when the request line was parsed (its first byte and the
     /// byte after its text), for the check that no NUL cut the request line short.
     var targetSpan: Range<UInt>?
+    /// What the head's raw bytes after the request line showed when the request line was parsed (before
+    /// libmicrohttpd overwrote their line ends), for the line-end checks.
+    var rawHead: RequestHead.RawScan = .unseen
 
     init(target: String) {
         self.target = target

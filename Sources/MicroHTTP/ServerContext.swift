@@ -45,6 +45,11 @@ final class ServerContext: Sendable {
     /// The gzip level of answers (0: none) and the fewest bytes worth gzipping.
     let compressionLevel: Int
     let compressionThreshold: Int
+    /// Whether the heads' bytes after the request line can be read as sent at the URI-log callback
+    /// (``RequestHead/scanRaw(target:)``): libmicrohttpd 0.9.75 maps a connection's memory pool (zero-filled,
+    /// and zeroed again between requests) when it is over 32 KiB and at least 4/3 of a page; a smaller one comes
+    /// from malloc, whose bytes past those received are not known (its heads' answers then close the connection).
+    let scansRawHeads: Bool
 
     init(configuration: HTTPServer.Configuration, handler: @escaping @Sendable (HTTPRequest) -> HTTPResponse) {
         self.handler = handler
@@ -70,6 +75,8 @@ final class ServerContext: Sendable {
         self.sendTimeoutSeconds = UInt32(clamping: configuration.sendTimeoutSeconds)
         self.compressionLevel = configuration.compressionLevel
         self.compressionThreshold = configuration.compressionThreshold
+        self.scansRawHeads = configuration.perConnectionMemoryLimit > 32 * 1024
+            && configuration.perConnectionMemoryLimit >= Int(RequestHead.pageSize) * 4 / 3
         self.pool = ComputePool(threads: configuration.computeThreads, queueLimit: configuration.computeQueueLimit)
     }
 
