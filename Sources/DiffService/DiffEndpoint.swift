@@ -56,7 +56,8 @@ public enum DiffEndpoint {
         let policy = options.duplicates
         let difference: SectionedDifference
         do {
-            difference = try SectionedDifference(from: request.old.sections, to: request.new.sections, duplicates: policy)
+            difference = try SectionedDifference(
+                from: request.old.sections, to: request.new.sections, duplicates: policy, reportLimits: .problem)
         } catch {
             statistics.compute = lap()
             return .failure(error.problem(old: request.old, new: request.new))

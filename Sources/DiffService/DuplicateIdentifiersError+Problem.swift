@@ -1,10 +1,17 @@
 import ListDiff
 import SnapshotJSON
 
+extension DuplicateReportLimits {
+    /// What a duplicate-ids problem lists: the first ``Problem/listedEntryLimit`` repeated ids, each with its first
+    /// ``Problem/listedPathLimit`` positions. The engine builds no more than that, whatever the number of repeats.
+    static let problem = DuplicateReportLimits(listedIDs: Problem.listedEntryLimit, positionsPerID: Problem.listedPathLimit)
+}
+
 extension DuplicateIdentifiersError where SectionID == SnapshotJSON.SectionID, ElementID == WireID {
     /// The 422 problem naming the duplicate ids (the first ``Problem/listedEntryLimit``, each with the paths of its
     /// first ``Problem/listedPathLimit`` occurrences), with their total count: only the listed paths are rendered,
-    /// so the problem costs the same whatever the number of repeats.
+    /// so the problem costs the same whatever the number of repeats. The error need list no more than
+    /// ``DuplicateReportLimits/problem`` asks for: its totals give the counts.
     func problem(old: Snapshot, new: Snapshot) -> Problem {
         func name(_ role: SnapshotRole) -> String { role == .source ? "old" : "new" }
         func snapshot(_ role: SnapshotRole) -> Snapshot { role == .source ? old : new }
@@ -12,21 +19,23 @@ extension DuplicateIdentifiersError where SectionID == SnapshotJSON.SectionID, E
         for duplicate in sections.prefix(Problem.listedEntryLimit) {
             let id = duplicate.id
             let root = name(duplicate.snapshot)
-            duplicates.append(
-                Problem.Duplicate(
-                    snapshot: root, kind: "section", writeID: { id.write(into: &$0) }, positions: duplicate.positions,
-                    path: { "\(root).sections[\($0)]" }))
+            var listed = Problem.Duplicate(
+                snapshot: root, kind: "section", writeID: { id.write(into: &$0) }, positions: duplicate.positions,
+                path: { "\(root).sections[\($0)]" })
+            listed.occurrences = duplicate.occurrences
+            duplicates.append(listed)
         }
         for duplicate in elements.prefix(Problem.listedEntryLimit - duplicates.count) {
             let id = duplicate.id
             let bare = snapshot(duplicate.snapshot).isBareItemList
             let root = name(duplicate.snapshot)
-            duplicates.append(
-                Problem.Duplicate(
-                    snapshot: root, kind: "item", writeID: { id.write(into: &$0) }, positions: duplicate.positions,
-                    path: { bare ? "\(root).items[\($0.element)]" : "\(root).sections[\($0.section)].items[\($0.element)]" }))
+            var listed = Problem.Duplicate(
+                snapshot: root, kind: "item", writeID: { id.write(into: &$0) }, positions: duplicate.positions,
+                path: { bare ? "\(root).items[\($0.element)]" : "\(root).sections[\($0.section)].items[\($0.element)]" })
+            listed.occurrences = duplicate.occurrences
+            duplicates.append(listed)
         }
-        let total = sections.count + elements.count
+        let total = repeatedCount
         // The detail names a few; the `duplicates` member lists the first ones.
         let listed = duplicates.prefix(3).map { duplicate in
             "\(duplicate.kind) id \(idText(duplicate)) at \(duplicate.paths.prefix(3).joined(separator: ", "))"

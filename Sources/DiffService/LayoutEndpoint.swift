@@ -123,20 +123,23 @@ public enum LayoutEndpoint {
     /// The 422 naming the ids given more than once (the first ``Problem/listedEntryLimit``, with the paths of
     /// their first occurrences) and their count; `nil` when ids are unique.
     ///
-    /// - Complexity: O(*n*) expected; a set of the ids when they are unique, the positions of each only when
-    ///   some id repeats.
+    /// - Complexity: O(*n*) expected; a set of the ids when they are unique, a table of their first positions
+    ///   when some id repeats, and the positions of the listed ids only.
     static func duplicateProblem(_ ids: [WireID], path: (Int) -> String, snapshot: String?) -> Problem? {
-        let repeated = RepeatedIdentifiers.find(in: ids)  // in order of first occurrence
-        guard !repeated.isEmpty else { return nil }
+        let repeated = RepeatedIdentifiers.find(in: ids, limits: .problem)  // in order of first occurrence
+        let count = repeated.repeatedCount
+        guard count > 0 else { return nil }
         var problem = Problem(
             .duplicateIDs,
-            detail: "\(repeated.count == 1 ? "1 item id appears" : "\(repeated.count) item ids appear") more than once; every item needs its own id.")
-        problem.duplicates = repeated.prefix(Problem.listedEntryLimit).map { id, positions in
-            Problem.Duplicate(
+            detail: "\(count == 1 ? "1 item id appears" : "\(count) item ids appear") more than once; every item needs its own id.")
+        problem.duplicates = repeated.listed.map { id, positions, occurrences in
+            var duplicate = Problem.Duplicate(
                 snapshot: snapshot ?? "layout", kind: "item", writeID: { id.write(into: &$0) }, positions: positions,
                 path: path)
+            duplicate.occurrences = occurrences
+            return duplicate
         }
-        problem.duplicateCount = repeated.count
+        problem.duplicateCount = count
         return problem
     }
 }

@@ -1,36 +1,95 @@
-/// The slow path taken only when a snapshot repeats an id and ``DuplicatePolicy/reject`` applies: every
-/// repetition with its positions.
+/// The slow path taken only when a snapshot repeats an id and ``DuplicatePolicy/reject`` applies: the report of
+/// the repeats, within ``DuplicateReportLimits``.
+///
+/// Each list (a snapshot's sections, then its elements) is read twice through a table of first occurrences of the
+/// caller's kind (numbered when it can): once to find which ids repeat, a bit per position, and once to list the
+/// first repeated ids with their first positions and count their occurrences. No position is kept for an id
+/// that is not listed.
 @usableFromInline
-struct DuplicateScan<Section: DifferentiableSection> {
-    @usableFromInline typealias SectionID = Section.DifferenceIdentifier
-    @usableFromInline typealias ElementID = Section.Element.DifferenceIdentifier
-
-    /// Every repeated section id with all its positions, in order of first position.
-    @usableFromInline let sectionDuplicates: [DuplicateIdentifier<SectionID, Int>]
-    /// Every repeated element id (over all sections) with all its paths, in order of first position.
-    @usableFromInline let elementDuplicates: [DuplicateIdentifier<ElementID, ElementPath>]
-
-    /// Scans one snapshot.
+enum DuplicateScan {
+    /// The report on `source` and `target`.
     ///
     /// Inlinable, as the rest of the diff, so that it is specialised for the caller's element type: generic
-    /// code hashing and sorting tuples of unknown ids runs several times slower.
+    /// code hashing unknown ids runs several times slower.
     ///
-    /// - Complexity: O(n + r log r) expected for n sections and elements of which r ids repeat.
+    /// - Complexity: O(n) expected for n sections and elements; memory O(n) bits, plus the tables of first
+    ///   occurrences and what is listed.
     @inlinable
-    init(of sections: [Section], in role: SnapshotRole) {
-        var sectionPositions = Positions<SectionID, Int>()
-        var elementPositions = Positions<ElementID, ElementPath>()
-        for sectionIndex in sections.indices {
-            _ = sectionPositions.record(sections[sectionIndex].differenceIdentifier, at: sectionIndex)
-            let elements = sections[sectionIndex].elements
-            for elementIndex in elements.indices {
-                _ = elementPositions.record(
-                    elements[elementIndex].differenceIdentifier,
-                    at: ElementPath(element: elementIndex, section: sectionIndex))
+    static func report<Section: DifferentiableSection, Table: ElementTable>(
+        source: [Section], target: [Section], limits: DuplicateReportLimits, table: Table.Type
+    ) -> DuplicateIdentifiersError<Section.DifferenceIdentifier, Section.Element.DifferenceIdentifier>
+    where Table.Element == Section.Element {
+        var budget = limits.listedIDs
+        var repeatedCount = 0
+        var sections: [DuplicateIdentifier<Section.DifferenceIdentifier, Int>] = []
+        for (snapshot, role) in [(source, SnapshotRole.source), (target, .target)] {
+            var table = HashedElementTable<Section>(source: [snapshot], target: [])
+            sections += scan(
+                [snapshot], through: &table, role: role, limits: limits, budget: &budget, repeatedCount: &repeatedCount,
+                position: { $0.element })
+        }
+        var elements: [DuplicateIdentifier<Section.Element.DifferenceIdentifier, ElementPath>] = []
+        for (snapshot, role) in [(source, SnapshotRole.source), (target, .target)] {
+            let lists = snapshot.map(\.elements)
+            if var table = Table(source: lists, target: []) {
+                elements += scan(
+                    lists, through: &table, role: role, limits: limits, budget: &budget, repeatedCount: &repeatedCount,
+                    position: { $0 })
+            } else {
+                var table = HashedElementTable(source: lists, target: [])
+                elements += scan(
+                    lists, through: &table, role: role, limits: limits, budget: &budget, repeatedCount: &repeatedCount,
+                    position: { $0 })
             }
         }
-        sectionDuplicates = sectionPositions.repeated.map { .init(snapshot: role, id: $0.id, positions: $0.positions) }
-        elementDuplicates = elementPositions.repeated.map { .init(snapshot: role, id: $0.id, positions: $0.positions) }
+        return DuplicateIdentifiersError(sections: sections, elements: elements, repeatedCount: repeatedCount)
+    }
+
+    /// The listed repeats of one list of lists (a snapshot's elements, or its sections as one list), found
+    /// through `table` as source elements; adds the list's repeated ids to `repeatedCount`, and takes what it
+    /// lists from `budget`.
+    @inlinable
+    static func scan<Element: Differentiable, Table: ElementTable, Position>(
+        _ lists: [[Element]], through table: inout Table, role: SnapshotRole, limits: DuplicateReportLimits,
+        budget: inout Int, repeatedCount: inout Int, position: (ElementPath) -> Position
+    ) -> [DuplicateIdentifier<Element.DifferenceIdentifier, Position>] where Table.Element == Element {
+        // First pass: which ids repeat. Elements are read in place (iterating would copy each one).
+        var tally = RepeatTally(count: lists.reduce(0) { $0 + $1.count })
+        var flat = 0
+        for list in lists.indices {
+            let elements = lists[list]
+            for index in elements.indices {
+                if case .source(let first) = table.claimSource(elements, index, flat: flat) {
+                    tally.recordRepeat(of: first)
+                }
+                flat += 1
+            }
+        }
+        repeatedCount += tally.repeatedCount
+        guard budget > 0, let start = tally.firstRepeated else { return [] }
+        // Second pass, from the first repeated id: the table now gives every element its id's first position.
+        var listing = RepeatListing<Element.DifferenceIdentifier, Position>(
+            tally, limit: budget, positionLimit: limits.positionsPerID)
+        flat = 0
+        for list in lists.indices {
+            let elements = lists[list]
+            guard flat + elements.count > start else {
+                flat += elements.count
+                continue
+            }
+            for index in elements.indices {
+                if flat >= start, case .source(let first) = table.claimSource(elements, index, flat: flat) {
+                    listing.visit(flat, first: first, at: position(ElementPath(element: index, section: list))) {
+                        elements[index].differenceIdentifier
+                    }
+                }
+                flat += 1
+            }
+        }
+        budget -= listing.entries.count
+        return listing.entries.map {
+            DuplicateIdentifier(snapshot: role, id: $0.id, positions: $0.positions, occurrences: $0.occurrences)
+        }
     }
 }
 

@@ -49,18 +49,21 @@ public struct SectionedDifference: Sendable {
     ///   - source: The older snapshot.
     ///   - target: The newer snapshot.
     ///   - policy: What to do with repeated ids; ``DuplicatePolicy/reject`` by default.
+    ///   - reportLimits: How many repeated ids, and positions of each, the error lists; all by default.
     /// - Throws: ``DuplicateIdentifiersError`` naming every repeated section and element id of both snapshots
-    ///   with all their positions, when `policy` is ``DuplicatePolicy/reject``.
+    ///   with all their positions (within `reportLimits`), when `policy` is ``DuplicatePolicy/reject``.
     /// - Complexity: O(n + m + k log k) expected time and O(n + m) memory, for n source and m target
     ///   elements (sections included) of which k keep their section; O(n + m) when the kept elements are
     ///   already in order.
     @inlinable
     public init<Section: DifferentiableSection>(
-        from source: [Section], to target: [Section], duplicates policy: DuplicatePolicy = .reject
+        from source: [Section], to target: [Section], duplicates policy: DuplicatePolicy = .reject,
+        reportLimits: DuplicateReportLimits = .unlimited
     ) throws(DuplicateIdentifiersError<Section.DifferenceIdentifier, Section.Element.DifferenceIdentifier>) {
         let sourceElements = source.map(\.elements), targetElements = target.map(\.elements)
         var table = HashedElementTable(source: sourceElements, target: targetElements)
-        try self.init(source, sourceElements, target, targetElements, table: &table, policy: policy)
+        try self.init(
+            source, sourceElements, target, targetElements, table: &table, policy: policy, reportLimits: reportLimits)
     }
 
     /// Computes the difference between two sectioned snapshots whose element identities are numbered: the same
@@ -73,21 +76,25 @@ public struct SectionedDifference: Sendable {
     ///   - source: The older snapshot.
     ///   - target: The newer snapshot, numbered together with `source`.
     ///   - policy: What to do with repeated ids; ``DuplicatePolicy/reject`` by default.
+    ///   - reportLimits: How many repeated ids, and positions of each, the error lists; all by default.
     /// - Throws: ``DuplicateIdentifiersError`` naming every repeated section and element id of both snapshots
-    ///   with all their positions, when `policy` is ``DuplicatePolicy/reject``.
+    ///   with all their positions (within `reportLimits`), when `policy` is ``DuplicatePolicy/reject``.
     /// - Complexity: O(n + m + k log k) expected time and O(n + m) memory, as for elements that are only
     ///   ``Differentiable``, without hashing element identifiers.
     @inlinable
     public init<Section: DifferentiableSection>(
-        from source: [Section], to target: [Section], duplicates policy: DuplicatePolicy = .reject
+        from source: [Section], to target: [Section], duplicates policy: DuplicatePolicy = .reject,
+        reportLimits: DuplicateReportLimits = .unlimited
     ) throws(DuplicateIdentifiersError<Section.DifferenceIdentifier, Section.Element.DifferenceIdentifier>)
     where Section.Element: IdentityNumbered {
         let sourceElements = source.map(\.elements), targetElements = target.map(\.elements)
         if var table = NumberedElementTable(source: sourceElements, target: targetElements) {
-            try self.init(source, sourceElements, target, targetElements, table: &table, policy: policy)
+            try self.init(
+            source, sourceElements, target, targetElements, table: &table, policy: policy, reportLimits: reportLimits)
         } else {
             var table = HashedElementTable(source: sourceElements, target: targetElements)
-            try self.init(source, sourceElements, target, targetElements, table: &table, policy: policy)
+            try self.init(
+            source, sourceElements, target, targetElements, table: &table, policy: policy, reportLimits: reportLimits)
         }
     }
 
@@ -96,7 +103,7 @@ public struct SectionedDifference: Sendable {
     init<Section: DifferentiableSection, Table: ElementTable>(
         _ source: [Section], _ sourceElements: [[Section.Element]],
         _ target: [Section], _ targetElements: [[Section.Element]],
-        table: inout Table, policy: DuplicatePolicy
+        table: inout Table, policy: DuplicatePolicy, reportLimits: DuplicateReportLimits
     ) throws(DuplicateIdentifiersError<Section.DifferenceIdentifier, Section.Element.DifferenceIdentifier>)
     where Table.Element == Section.Element {
         if let matching = Matching.match(
@@ -105,27 +112,24 @@ public struct SectionedDifference: Sendable {
         {
             self.init(matching: matching, dropped: DroppedDuplicates())
         } else {
-            try self.init(repeatingIDs: source, target, policy: policy, table: Table.self)
+            try self.init(repeatingIDs: source, target, policy: policy, reportLimits: reportLimits, table: Table.self)
         }
     }
 
-    /// The slow path, taken only when a snapshot repeats an id: throws the full report, or diffs the
-    /// snapshots without their later occurrences (matched through a table of `Table`'s kind when it can hold
-    /// them, by hashing otherwise).
+    /// The slow path, taken only when a snapshot repeats an id: throws the report (within `reportLimits`), or
+    /// diffs the snapshots without their later occurrences (matched through a table of `Table`'s kind when it
+    /// can hold them, by hashing otherwise).
     ///
     /// Inlinable like the fast path, so that it is specialised for the caller's element type.
     @inlinable
     init<Section: DifferentiableSection, Table: ElementTable>(
-        repeatingIDs source: [Section], _ target: [Section], policy: DuplicatePolicy, table: Table.Type
+        repeatingIDs source: [Section], _ target: [Section], policy: DuplicatePolicy,
+        reportLimits: DuplicateReportLimits, table: Table.Type
     ) throws(DuplicateIdentifiersError<Section.DifferenceIdentifier, Section.Element.DifferenceIdentifier>)
     where Table.Element == Section.Element {
         switch policy {
         case .reject:
-            let sourceScan = DuplicateScan(of: source, in: .source)
-            let targetScan = DuplicateScan(of: target, in: .target)
-            throw DuplicateIdentifiersError(
-                sections: sourceScan.sectionDuplicates + targetScan.sectionDuplicates,
-                elements: sourceScan.elementDuplicates + targetScan.elementDuplicates)
+            throw DuplicateScan.report(source: source, target: target, limits: reportLimits, table: Table.self)
         case .keepFirst:
             let source = FirstOccurrences(of: source), target = FirstOccurrences(of: target)
             let matching: Matching?
@@ -154,20 +158,22 @@ public struct SectionedDifference: Sendable {
     ///   - source: The older list.
     ///   - target: The newer list.
     ///   - policy: What to do with repeated ids; ``DuplicatePolicy/reject`` by default.
+    ///   - reportLimits: How many repeated ids, and positions of each, the error lists; all by default.
     /// - Throws: ``DuplicateIdentifiersError`` naming every repeated id of both lists with all their positions
-    ///   (paths in section 0), when `policy` is ``DuplicatePolicy/reject``.
+    ///   (paths in section 0; within `reportLimits`), when `policy` is ``DuplicatePolicy/reject``.
     /// - Complexity: O(n + m + k log k) expected time and O(n + m) memory, as for sections.
     @inlinable
     public init<Element: Differentiable>(
-        from source: [Element], to target: [Element], duplicates policy: DuplicatePolicy = .reject
+        from source: [Element], to target: [Element], duplicates policy: DuplicatePolicy = .reject,
+        reportLimits: DuplicateReportLimits = .unlimited
     ) throws(DuplicateIdentifiersError<Never, Element.DifferenceIdentifier>) {
         do {
             try self.init(
                 from: [ArraySection(model: FlatList(), elements: source)],
                 to: [ArraySection(model: FlatList(), elements: target)],
-                duplicates: policy)
+                duplicates: policy, reportLimits: reportLimits)
         } catch {
-            throw DuplicateIdentifiersError(sections: [], elements: error.elements)
+            throw DuplicateIdentifiersError(sections: [], elements: error.elements, repeatedCount: error.repeatedCount)
         }
     }
 }
