@@ -185,7 +185,13 @@ def exchange(port, data, half_close=False, timeout=READ_TIMEOUT):
         # A reset reported by the failed send is not reported again by recv (which then returns b"").
         if send_error in ("ConnectionResetError", "BrokenPipeError") and end == "FIN":
             end = "RST"
-    return Exchange(received, end, send_error, data.startswith(b"HEAD "))
+    return Exchange(received, end, send_error, is_head(data))
+
+
+def is_head(data):
+    """Whether the request is a HEAD: its request line, after the empty lines (CRLF, or a bare LF) a server
+    skips before it (RFC 9112 section 2.2), starts with "HEAD "."""
+    return re.sub(rb"\A(?:\r?\n)+", b"", data).startswith(b"HEAD ")
 
 
 def slow_exchange(port, fast, slow):
@@ -371,6 +377,16 @@ VECTORS = [
            post(b"\x00X: y") + SMUGGLED, 400, "malformed-request"),
     Vector("beyond the SPEC: a header line with an empty name (`: y`), then the smuggled GET's lines",
            post(b": y") + SMUGGLED, 400, "malformed-request"),
+    # libmicrohttpd 0.9.75 takes a `:` line after a bare LF for the head's end and reads the rest as a new
+    # request (fuzz seed 3425930236, case 3265): refused whole.
+    Vector("a header line ending in a bare LF, then a `:` line and the smuggled GET's lines",
+           post(b"X-A: y\n:") + SMUGGLED, 400, "malformed-request"),
+    Vector("a header line ending in a bare LF (X-A: y\\n)", post(b"X-A: y\nX-B: z", cl(N), body=VALID),
+           400, "malformed-request"),
+    # An empty line before the request line is skipped (RFC 9112 section 2.2); a request after one is judged as
+    # any other (fuzz seed 1764605501, case 776: a HEAD after one was taken for another method).
+    Vector("an empty line before the request line, then an invalid field name (`,ost: x`)",
+           b"\n" + post(b",ost: x", cl(N), body=VALID), 400, "malformed-request"),
     *[Vector(f"Content-Length: {value.decode()}", post(b"Content-Length: " + value, body=VALID),
              400, "malformed-request")
       for value in (b"abc", b"+%d" % N, b"-1", b"%d, %d" % (N, N))],
@@ -831,6 +847,8 @@ def replay(binary, files):
 
 
 def main():
+    # The judge's own regression (fuzz seed 1764605501, case 776): a HEAD after an empty line is a HEAD.
+    assert is_head(b"\nHEAD / HTTP/1.1\r\n") and is_head(b"\r\n\r\nHEAD /") and not is_head(b"GET / HTTP/1.1\r\n")
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--binary", required=True)
     parser.add_argument("--fuzz", type=float, default=20, metavar="SECONDS", help="0 skips the fuzzer")
