@@ -34,13 +34,13 @@
 
         /// Traps unless `starts` holds one start per section plus the element count, in order, and
         /// `elementSection` names the section whose range holds each element.
-        private static func checkStarts(_ starts: [Int], _ elementSection: [Int], sectionCount: Int, _ what: String) {
+        private static func checkStarts(_ starts: [Int], _ elementSection: [Int32], sectionCount: Int, _ what: String) {
             precondition(starts.count == sectionCount + 1, "\(what) starts are not one per section plus one")
             precondition(starts.first == 0 && starts.last == elementSection.count, "\(what) starts do not cover the elements")
             for section in 0..<sectionCount {
                 precondition(starts[section] <= starts[section + 1], "\(what) starts out of order at section \(section)")
                 for element in starts[section]..<starts[section + 1] {
-                    precondition(elementSection[element] == section, "\(what) element \(element) is not in section \(section)")
+                    precondition(Int(elementSection[element]) == section, "\(what) element \(element) is not in section \(section)")
                 }
             }
         }

@@ -17,10 +17,10 @@ struct Matching: Sendable {
     @usableFromInline var sourceSectionStart: [Int]
     /// Flat index of each target section's first element; one extra entry holds the element count.
     @usableFromInline var targetSectionStart: [Int]
-    /// The section of each source element.
-    @usableFromInline var sourceElementSection: [Int]
+    /// The section of each source element (32 bits, as ``OptionalIndex``: one per element).
+    @usableFromInline var sourceElementSection: [Int32]
     /// The section of each target element.
-    @usableFromInline var targetElementSection: [Int]
+    @usableFromInline var targetElementSection: [Int32]
 
     /// For each source element, the flat index of the target element with its id, if any.
     @usableFromInline var sourceElementTarget: [OptionalIndex]
@@ -33,7 +33,7 @@ struct Matching: Sendable {
     init(
         sourceSectionTarget: [OptionalIndex], targetSectionSource: [OptionalIndex], sectionChanged: [Bool],
         sourceSectionStart: [Int], targetSectionStart: [Int],
-        sourceElementSection: [Int], targetElementSection: [Int],
+        sourceElementSection: [Int32], targetElementSection: [Int32],
         sourceElementTarget: [OptionalIndex], targetElementSource: [OptionalIndex], elementChanged: [Bool]
     ) {
         self.sourceSectionTarget = sourceSectionTarget
@@ -83,9 +83,13 @@ extension Matching {
         // Source elements.
         let sourceCount = sourceElements.reduce(0) { $0 + $1.count }
         let targetCount = targetElements.reduce(0) { $0 + $1.count }
+        // The tables hold indices in 32 bits.
+        precondition(
+            max(sourceCount, targetCount, source.count, target.count) < Int(Int32.max),
+            "a snapshot of 2^31 elements or sections or more")
         var sourceSectionStart = [Int]()
         sourceSectionStart.reserveCapacity(source.count + 1)
-        var sourceElementSection = [Int]()
+        var sourceElementSection = [Int32]()
         sourceElementSection.reserveCapacity(sourceCount)
         var flat = 0
         // (Elements are read in place, by index: iterating would copy each one, retaining what it holds.)
@@ -93,7 +97,7 @@ extension Matching {
             sourceSectionStart.append(flat)
             for index in elements.indices {
                 guard case .unclaimed = table.claimSource(elements, index, flat: flat) else { return nil }
-                sourceElementSection.append(section)
+                sourceElementSection.append(Int32(truncatingIfNeeded: section))
                 flat += 1
             }
         }
@@ -107,7 +111,7 @@ extension Matching {
         var elementChanged = [Bool](repeatElement(false, count: targetCount))
         var targetSectionStart = [Int]()
         targetSectionStart.reserveCapacity(target.count + 1)
-        var targetElementSection = [Int]()
+        var targetElementSection = [Int32]()
         targetElementSection.reserveCapacity(targetCount)
         flat = 0
         for (section, elements) in targetElements.enumerated() {
@@ -123,7 +127,7 @@ extension Matching {
                     guard sourceElementTarget[sourceFlat].isAbsent else { return nil }
                     sourceElementTarget[sourceFlat] = OptionalIndex(flat)
                     targetElementSource[flat] = OptionalIndex(sourceFlat)
-                    let sourceSection = sourceElementSection[sourceFlat]
+                    let sourceSection = Int(sourceElementSection[sourceFlat])
                     let oldIndex = sourceFlat - sourceSectionStart[sourceSection]
                     assert(
                         elements[index].differenceIdentifier == sourceElements[sourceSection][oldIndex].differenceIdentifier,
@@ -132,7 +136,7 @@ extension Matching {
                         elementChanged[flat] = !elements[index].isContentEqual(to: sourceElements[sourceSection][oldIndex])
                     }
                 }
-                targetElementSection.append(section)
+                targetElementSection.append(Int32(truncatingIfNeeded: section))
                 flat += 1
             }
         }

@@ -57,7 +57,7 @@ extension SectionedDifference {
                 var compact = 0
                 for element in m.sourceSectionStart[section]..<m.sourceSectionStart[section + 1] {
                     if let target = m.sourceElementTarget[element].index,
-                        m.targetSectionSource[m.targetElementSection[target]].index != nil
+                        m.targetSectionSource[Int(m.targetElementSection[target])].index != nil
                     {
                         precondition(sourceElementCompact[element] == OptionalIndex(compact), "source element \(element) misnumbered")
                         compact += 1
@@ -79,7 +79,7 @@ extension SectionedDifference {
                         continue
                     }
                     guard let source = m.targetElementSource[element].index,
-                        m.sourceSectionTarget[m.sourceElementSection[source]].index != nil
+                        m.sourceSectionTarget[Int(m.sourceElementSection[source])].index != nil
                     else {
                         precondition(fate == .inserted && !elementUpdated[element], "new element \(element) not an insertion")
                         expected.elementInserted += 1
@@ -89,7 +89,7 @@ extension SectionedDifference {
                     if m.elementChanged[element] { expected.elementUpdated += 1 }
                     switch fate {
                     case .stays:
-                        precondition(m.sourceElementSection[source] == sourceSection, "element \(element) stays in another section")
+                        precondition(Int(m.sourceElementSection[source]) == sourceSection, "element \(element) stays in another section")
                         precondition(source > lastStay, "staying element \(element) out of the old order")
                         lastStay = source
                     case .moved:

@@ -59,7 +59,7 @@ extension SectionedDifference {
             var compact = 0
             for element in m.sourceSectionStart[section]..<m.sourceSectionStart[section + 1] {
                 if let target = m.sourceElementTarget[element].index,
-                    m.targetSectionSource[m.targetElementSection[target]].index != nil
+                    m.targetSectionSource[Int(m.targetElementSection[target])].index != nil
                 {
                     sourceElementCompact[element] = OptionalIndex(compact)
                     compact += 1
@@ -81,7 +81,7 @@ extension SectionedDifference {
             preferred.removeAll(keepingCapacity: true)
             for element in start..<m.targetSectionStart[section + 1] {
                 guard let source = m.targetElementSource[element].index,
-                    m.sourceSectionTarget[m.sourceElementSection[source]].index != nil
+                    m.sourceSectionTarget[Int(m.sourceElementSection[source])].index != nil
                 else {
                     elementFate[element] = .inserted
                     counts.elementInserted += 1
@@ -91,7 +91,7 @@ extension SectionedDifference {
                     elementUpdated[element] = true
                     counts.elementUpdated += 1
                 }
-                if m.sourceElementSection[source] == sourceSection {
+                if Int(m.sourceElementSection[source]) == sourceSection {
                     candidates.append(element)
                     values.append(source - m.sourceSectionStart[sourceSection])
                     preferred.append(sourceElementCompact[source] == OptionalIndex(element - start))
@@ -127,13 +127,13 @@ extension SectionedDifference {
 
     /// The path of a target element in the target snapshot.
     func targetPath(_ element: Int) -> ElementPath {
-        let section = matching.targetElementSection[element]
+        let section = Int(matching.targetElementSection[element])
         return ElementPath(element: element - matching.targetSectionStart[section], section: section)
     }
 
     /// The path of a source element in the source snapshot.
     func sourcePath(_ element: Int) -> ElementPath {
-        let section = matching.sourceElementSection[element]
+        let section = Int(matching.sourceElementSection[element])
         return ElementPath(element: element - matching.sourceSectionStart[section], section: section)
     }
 }

@@ -134,11 +134,11 @@ extension SectionedDifference {
         var tree = OccupancyTree(occupied: occupied)
         for element in 0..<m.targetElementCount where elementFate[element] == .moved {
             let source = m.targetElementSource[element].present
-            let fromSection = m.sourceSectionTarget[m.sourceElementSection[source]].present
+            let fromSection = m.sourceSectionTarget[Int(m.sourceElementSection[source])].present
             let oldSlot = memberSlot[source]
             let from = tree.occupied(before: oldSlot) - tree.occupied(before: sectionBase[fromSection])
             tree.add(-1, at: oldSlot)
-            let toSection = m.targetElementSection[element]
+            let toSection = Int(m.targetElementSection[element])
             let newSlot = arrivalSlot[element]
             let to = tree.occupied(before: newSlot) - tree.occupied(before: sectionBase[toSection])
             tree.add(1, at: newSlot)

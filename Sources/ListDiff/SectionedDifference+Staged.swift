@@ -63,7 +63,7 @@ extension SectionedDifference {
                 let source = m.targetElementSource[element].present
                 let from = ElementPath(
                     element: sourceElementCompact[source].present,
-                    section: m.sourceSectionTarget[m.sourceElementSection[source]].present)
+                    section: m.sourceSectionTarget[Int(m.sourceElementSection[source])].present)
                 elementChanges.elementMoved.append(Move(source: from, target: targetPath(element)))
             }
         }
