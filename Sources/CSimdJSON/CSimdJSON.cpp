@@ -103,6 +103,9 @@ uint8_t foundFor(ondemand::json_type type) {
 }  // namespace
 
 static_assert(sizeof(CSimdJSON_Item) == 32, "an item record is 32 bytes: a request holds one per item");
+static_assert(sizeof(CSimdJSON_Value) == 8, "a tree's value record is 8 bytes: a tree holds one per value");
+// A string's text length and the escaped records' marks (UINT32_MAX - index) cannot meet: see CSimdJSON_Value.
+static_assert(SIMDJSON_MAXSIZE_BYTES <= UINT32_MAX, "tree offsets and lengths are 32-bit");
 
 struct CSimdJSON_Parser {
     ondemand::parser json;
@@ -116,7 +119,9 @@ struct CSimdJSON_Parser {
     std::vector<CSimdJSON_Violation> violations;
     std::string text;
     size_t violationsOmitted = 0;
-    csimdjson::RecordArray<CSimdJSON_Value> values;  // CSimdJSON_ParseTree's (handed over by CSimdJSON_TakeTree)
+    // CSimdJSON_ParseTree's (handed over by CSimdJSON_TakeTree).
+    csimdjson::RecordArray<CSimdJSON_Value> values;
+    csimdjson::RecordArray<CSimdJSON_Escaped> escaped;
     ByteBuffer strings;
 
     // Walk state.
@@ -938,6 +943,7 @@ struct CSimdJSON_Parser {
     void reset() {
         result = CSimdJSON_Result{};
         values.clear();
+        escaped.clear();
         strings.size = 0;
         arena.size = 0;
         sections.clear();
@@ -1007,20 +1013,21 @@ struct CSimdJSON_Parser {
     }
 
     /// Appends a string or a name whose text starts at `offset`, `length` bytes, and whose unescaped bytes are
-    /// `unescaped` (in the input itself when it has no escapes).
-    void addText(uint8_t kind, int64_t offset, size_t length, std::string_view unescaped) {
-        CSimdJSON_Value value{uint32_t(offset), uint32_t(length), UINT32_MAX, 0, kind};
-        if (unescaped.data() != input + offset + 1) {
-            value.extra = uint32_t(strings.size);
-            value.unescapedLength = uint32_t(unescaped.size());
-            strings.append(unescaped.data(), unescaped.size());
+    /// `unescaped`: in the input itself when it has no escapes (the record keeps `length`), else copied to
+    /// `strings` (the record keeps the mark of its CSimdJSON_Escaped record; `length` is not needed).
+    CSIMDJSON_INLINE void addText(int64_t offset, size_t length, std::string_view unescaped) {
+        if (unescaped.data() == input + offset + 1) {
+            values.push_back({uint32_t(offset), uint32_t(length)});
+            return;
         }
-        values.push_back(value);
+        values.push_back({uint32_t(offset), uint32_t(UINT32_MAX - escaped.size())});
+        escaped.push_back({uint32_t(strings.size), uint32_t(unescaped.size())});
+        strings.append(unescaped.data(), unescaped.size());
     }
 
     /// Appends a number whose (trimmed) token starts at `offset`.
-    void addNumber(int64_t offset, size_t length) {
-        values.push_back({uint32_t(offset), uint32_t(length), 0, 0, CSimdJSON_KindNumber});
+    CSIMDJSON_INLINE void addNumber(int64_t offset, size_t length) {
+        values.push_back({uint32_t(offset), uint32_t(length)});
     }
 
     /// Appends `value` and its descendants, validating them as `check` does.
@@ -1030,34 +1037,26 @@ struct CSimdJSON_Parser {
         size_t index = values.size();
         switch (typeOf(value)) {
         case ondemand::json_type::object: {
-            values.push_back({uint32_t(offset), 0, 0, 0, CSimdJSON_KindObject});
+            values.push_back({uint32_t(offset), 0});
             size_t base = keys.size();
             forEachMember(value, [&](std::string_view key, int64_t keyOffset, ondemand::value &member) {
                 keys.push_back({key.data(), key.size(), keyOffset});
-                size_t length = key.size() + 2;  // without escapes: the name is its text between the quotes
-                if (key.data() != input + keyOffset + 1) {
-                    // The name's closing quote is the last one before the ':' that precedes the value.
-                    const char *at = member.raw_json_token().data();
-                    while (*--at != ':') {}
-                    while (*--at != '"') {}
-                    length = size_t(at - (input + keyOffset)) + 1;
-                }
-                addText(CSimdJSON_KindName, keyOffset, length, key);
+                // Without escapes the name is its text between the quotes; with escapes the text's length is not
+                // kept (the record marks its unescaped bytes instead).
+                addText(keyOffset, key.size() + 2, key);
                 addValue(member);
             });
             reportRepeatedKeys(base);
-            values[index].length = uint32_t(endOfValueWalked(offset, '}') - offset);
             values[index].extra = uint32_t(values.size());
             break;
         }
         case ondemand::json_type::array:
-            values.push_back({uint32_t(offset), 0, 0, 0, CSimdJSON_KindArray});
+            values.push_back({uint32_t(offset), 0});
             forEachElement(value, [&](ondemand::value &element) { addValue(element); });
-            values[index].length = uint32_t(endOfValueWalked(offset, ']') - offset);
             values[index].extra = uint32_t(values.size());
             break;
         case ondemand::json_type::string:
-            addText(CSimdJSON_KindString, offset, quotedLength(raw), readString(value));
+            addText(offset, quotedLength(raw), readString(value));
             break;
         case ondemand::json_type::number: {
             int64_t at;
@@ -1067,13 +1066,13 @@ struct CSimdJSON_Parser {
             break;
         }
         case ondemand::json_type::boolean: {
-            bool flag = readBool(value);
-            values.push_back({uint32_t(offset), flag ? 4u : 5u, 0, 0, uint8_t(flag ? CSimdJSON_KindTrue : CSimdJSON_KindFalse)});
+            readBool(value);
+            values.push_back({uint32_t(offset), 0});
             break;
         }
         case ondemand::json_type::null:
             readNull(value);
-            values.push_back({uint32_t(offset), 4, 0, 0, CSimdJSON_KindNull});
+            values.push_back({uint32_t(offset), 0});
             break;
         }
     }
@@ -1102,7 +1101,7 @@ struct CSimdJSON_Parser {
             std::string_view text = scalarRoot(type, unescaped);
             switch (type) {
             case ondemand::json_type::string:
-                addText(CSimdJSON_KindString, start, quotedLength(text), unescaped);
+                addText(start, quotedLength(text), unescaped);
                 break;
             case ondemand::json_type::number: {
                 NumberToken number = NumberToken::parse(text, CSimdJSON_MAX_EXPONENT);
@@ -1112,12 +1111,8 @@ struct CSimdJSON_Parser {
                 addNumber(start, text.size());
                 break;
             }
-            case ondemand::json_type::boolean:
-                values.push_back({uint32_t(start), uint32_t(text.size()), 0, 0,
-                                  uint8_t(text[0] == 't' ? CSimdJSON_KindTrue : CSimdJSON_KindFalse)});
-                break;
-            default:
-                values.push_back({uint32_t(start), 4, 0, 0, CSimdJSON_KindNull});
+            default:  // true, false, null
+                values.push_back({uint32_t(start), 0});
             }
         });
     }
@@ -1357,6 +1352,8 @@ struct CSimdJSON_Parser {
         result.arenaLength = arena.size;
         result.values = values.data();
         result.valueCount = values.size();
+        result.escaped = escaped.data();
+        result.escapedCount = escaped.size();
         result.strings = strings.data;
         result.stringsLength = strings.size;
     }
@@ -1368,7 +1365,7 @@ size_t CSimdJSON_ParserRetainedBytes(const CSimdJSON_Parser *parser) {
     // simdjson keeps ~4 bytes of structural index and 5/3 bytes of string buffer per input byte.
     return parser->json.capacity() * 6 + parser->arena.capacity + parser->sectionContent.capacity +
            parser->itemContent.capacity + parser->sortScratch.capacity + parser->idBytes.capacity() +
-           parser->values.bytes.capacity + parser->strings.capacity +
+           parser->values.bytes.capacity + parser->escaped.bytes.capacity + parser->strings.capacity +
            parser->items.capacity() * sizeof(CSimdJSON_Item) + parser->sections.capacity() * sizeof(CSimdJSON_Section) +
            parser->idTable.capacity() * sizeof(IDSlot);
 }
@@ -1438,8 +1435,10 @@ const CSimdJSON_Child *CSimdJSON_Children(CSimdJSON_Parser *parser, const uint8_
     return parser->childrenOf(bytes, offset, length, capacity, canonical != 0, uncanonical, count, text);
 }
 
-void CSimdJSON_TakeTree(CSimdJSON_Parser *parser, CSimdJSON_Value **values, uint8_t **strings) {
+void CSimdJSON_TakeTree(CSimdJSON_Parser *parser, CSimdJSON_Value **values, CSimdJSON_Escaped **escaped,
+                        uint8_t **strings) {
     *values = reinterpret_cast<CSimdJSON_Value *>(parser->values.bytes.take());
+    *escaped = reinterpret_cast<CSimdJSON_Escaped *>(parser->escaped.bytes.take());
     *strings = parser->strings.take();
 }
 

@@ -17,11 +17,11 @@ public struct JSONReader: Sendable {
 
     /// The type of the value at the reading position.
     public var kind: Kind {
-        switch tree.nodes[position].kind {
+        switch tree.kind(position) {
         case .null: .null
         case .true, .false: .boolean
         case .number: .number
-        case .string, .name: .string
+        case .string: .string
         case .array: .array
         case .object: .object
         }
@@ -55,12 +55,12 @@ public struct JSONReader: Sendable {
     public mutating func boolean() -> Bool? {
         guard kind == .boolean else { return nil }
         defer { skip() }
-        return tree.nodes[position].kind == .true
+        return tree.kind(position) == .true
     }
 
     /// The number at the reading position, if it is one.
     private var numberValue: JSONTree.Number? {
-        tree.nodes[position].kind == .number ? tree.number(position) : nil
+        tree.kind(position) == .number ? tree.number(position) : nil
     }
 
     /// The significant digits of a number, as ASCII.

@@ -2,34 +2,34 @@
 /// its members (a name, then the value with its descendants), an array by its elements. Made by
 /// ``SimdJSONParser`` (`readTree`); read with ``JSONReader``.
 ///
-/// A large tree's tables are CSimdJSON's own, handed over without a copy (a body's tree is several times its
+/// A large tree's tables are CSimdJSON's own, handed over without a copy (8 bytes a value: up to 4 times its
 /// size); a small tree's are copied into one block, so that the parser keeps its buffers for the next parse.
 /// `@unchecked Sendable` because the tables are written before `init` and never again, and freed exactly once, in
 /// `deinit`, when no reader refers to the tree any more.
 final class JSONTree: @unchecked Sendable {
-    /// What a node is.
-    enum NodeKind: UInt8, Sendable {
-        case object = 1, array, string, number, `true`, `false`, null
-        /// A member's name; its value is the next node.
-        case name
+    /// What a node is: read from the first byte of its text (JSON's grammar), not stored.
+    enum NodeKind: Sendable {
+        case object, array, number, `true`, `false`, null
+        /// A string, or a member's name (the node before each member's value).
+        case string
     }
 
-    /// One value, or one member's name: CSimdJSON_Value's fields, in its order (checked by the tests).
+    /// One value, or one member's name: CSimdJSON_Value's fields, in its order (checked by the tests). 8 bytes:
+    /// a body of small values holds one per value.
     struct Node {
-        /// The first byte of its text, relative to the text parsed.
+        /// The first byte of its text, relative to the text parsed (which tells its kind).
         var offset: UInt32
-        /// Its text's length (brackets or quotes included).
-        var length: UInt32
-        /// A container: the index of the node after its last descendant. A string or name with escapes: where
-        /// its unescaped bytes start in ``JSONTree/strings`` (`UInt32.max` without escapes: its text between the
-        /// quotes). A number: 0 (see ``JSONTree/number(_:)``).
+        /// A container: the index of the node after its last descendant. A number: its text's length. A string
+        /// or name written without escapes: its text's length, quotes included; with escapes, `UInt32.max - i`,
+        /// where `i` indexes ``JSONTree/escaped`` (see ``JSONTree/escapedSlot(_:)``). `true`, `false`, `null`: 0.
         var extra: UInt32
-        /// A string or name with escapes: its unescaped byte count.
-        var unescapedLength: UInt32
-        /// ``NodeKind``'s raw value.
-        var rawKind: UInt8
+    }
 
-        var kind: NodeKind { NodeKind(rawValue: rawKind) ?? .null }
+    /// Where the unescaped bytes of a string or name that had escapes lie in ``JSONTree/strings``
+    /// (CSimdJSON_Escaped's fields, in its order).
+    struct Escaped {
+        var start: UInt32
+        var length: UInt32
     }
 
     /// A number exactly as written, ±digits × 10^exponent.
@@ -48,6 +48,8 @@ final class JSONTree: @unchecked Sendable {
     }
 
     let nodes: UnsafeBufferPointer<Node>
+    /// The strings and names that had escapes, in document order: where their unescaped bytes lie in `strings`.
+    let escaped: UnsafeBufferPointer<Escaped>
     /// Unescaped strings and names that had escapes.
     let strings: UnsafeBufferPointer<UInt8>
     /// The bytes the text was read from, and where the text starts in them.
@@ -56,9 +58,10 @@ final class JSONTree: @unchecked Sendable {
     /// Frees the tables.
     private let release: () -> Void
 
-    init(nodes: UnsafeBufferPointer<Node>, strings: UnsafeBufferPointer<UInt8>, source: [UInt8], base: Int,
-         release: @escaping () -> Void) {
+    init(nodes: UnsafeBufferPointer<Node>, escaped: UnsafeBufferPointer<Escaped>, strings: UnsafeBufferPointer<UInt8>,
+         source: [UInt8], base: Int, release: @escaping () -> Void) {
         self.nodes = nodes
+        self.escaped = escaped
         self.strings = strings
         self.source = source
         self.base = base
@@ -67,27 +70,57 @@ final class JSONTree: @unchecked Sendable {
 
     deinit { release() }
 
+    /// The first byte of the text of the node at `index`.
+    @inline(__always)
+    private func firstByte(_ index: Int) -> UInt8 {
+        // (Unchecked, like `nodes`: CSimdJSON's offsets lie in the text it read.)
+        source.withUnsafeBufferPointer { $0[base + Int(nodes[index].offset)] }
+    }
+
+    /// The kind of the node at `index`, from the first byte of its text.
+    @inline(__always)
+    func kind(_ index: Int) -> NodeKind {
+        switch firstByte(index) {
+        case UInt8(ascii: "{"): .object
+        case UInt8(ascii: "["): .array
+        case UInt8(ascii: "\""): .string
+        case UInt8(ascii: "t"): .true
+        case UInt8(ascii: "f"): .false
+        case UInt8(ascii: "n"): .null
+        default: .number  // '-' or a digit
+        }
+    }
+
     /// The node after the value at `index` and its descendants.
+    @inline(__always)
     func next(after index: Int) -> Int {
-        let node = nodes[index]
-        return node.kind == .object || node.kind == .array ? Int(node.extra) : index + 1
+        let first = firstByte(index)
+        return first == UInt8(ascii: "{") || first == UInt8(ascii: "[") ? Int(nodes[index].extra) : index + 1
+    }
+
+    /// The index in ``escaped`` of the string or name at `index`, or `nil` when it was written without escapes.
+    func escapedSlot(_ index: Int) -> Int? {
+        // A text's length never reaches the marks (CSimdJSON_Value.extra): UInt32.max - length >= 4 × escaped.count.
+        let slot = Int(UInt32.max - nodes[index].extra)
+        return slot < escaped.count ? slot : nil
     }
 
     /// The unescaped UTF-8 bytes of the string or name at `index`, passed to `body`.
     func withUnescaped<Result>(_ index: Int, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
-        let node = nodes[index]
-        if node.extra == UInt32.max {
-            let start = base + Int(node.offset) + 1
-            return source.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[start ..< start + Int(node.length) - 2])) }
+        if let slot = escapedSlot(index) {
+            let record = escaped[slot]
+            return body(UnsafeBufferPointer(rebasing: strings[Int(record.start) ..< Int(record.start) + Int(record.length)]))
         }
-        return body(UnsafeBufferPointer(rebasing: strings[Int(node.extra) ..< Int(node.extra) + Int(node.unescapedLength)]))
+        let node = nodes[index]
+        let start = base + Int(node.offset) + 1
+        return source.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[start ..< start + Int(node.extra) - 2])) }
     }
 
     /// The number at `index` (its text is parsed again).
     func number(_ index: Int) -> Number {
         let node = nodes[index]
         let start = base + Int(node.offset)
-        return SimdJSONParser.number(source, start ..< start + Int(node.length))
+        return SimdJSONParser.number(source, start ..< start + Int(node.extra))
     }
 
     /// The string or name at `index`.

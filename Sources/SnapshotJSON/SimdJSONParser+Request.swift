@@ -68,26 +68,35 @@ extension SimdJSONParser {
     /// The tree of `result`, the last ParseTree of `parser`.
     private static func tree(_ result: CSimdJSON_Result, parser: OpaquePointer, source: [UInt8], base: Int) -> JSONTree {
         let nodeBytes = result.valueCount * MemoryLayout<CSimdJSON_Value>.stride
-        if nodeBytes + result.stringsLength > treeCopiedUpTo {
+        let escapedBytes = result.escapedCount * MemoryLayout<CSimdJSON_Escaped>.stride
+        if nodeBytes + escapedBytes + result.stringsLength > treeCopiedUpTo {
             // Handed over: the result's pointers to the tables are invalid from here.
-            var values: UnsafeMutablePointer<CSimdJSON_Value>?, strings: UnsafeMutablePointer<UInt8>?
-            CSimdJSON_TakeTree(parser, &values, &strings)
+            var values: UnsafeMutablePointer<CSimdJSON_Value>?, escaped: UnsafeMutablePointer<CSimdJSON_Escaped>?
+            var strings: UnsafeMutablePointer<UInt8>?
+            CSimdJSON_TakeTree(parser, &values, &escaped, &strings)
             return JSONTree(
                 nodes: mirror(values, count: result.valueCount, as: JSONTree.Node.self),
+                escaped: mirror(escaped, count: result.escapedCount, as: JSONTree.Escaped.self),
                 strings: UnsafeBufferPointer(start: strings, count: result.stringsLength), source: source, base: base,
                 release: {
                     CSimdJSON_Free(values)
+                    CSimdJSON_Free(escaped)
                     CSimdJSON_Free(strings)
                 })
         }
-        // One block: the nodes, then the strings.
-        let block = UnsafeMutableRawPointer.allocate(byteCount: nodeBytes + result.stringsLength, alignment: 8)
+        // One block: the nodes, the escaped records (both 4-byte aligned), then the strings.
+        let block = UnsafeMutableRawPointer.allocate(byteCount: nodeBytes + escapedBytes + result.stringsLength,
+                                                     alignment: MemoryLayout<CSimdJSON_Value>.alignment)
         if nodeBytes > 0 { block.copyMemory(from: result.values, byteCount: nodeBytes) }
-        if result.stringsLength > 0 { (block + nodeBytes).copyMemory(from: result.strings, byteCount: result.stringsLength) }
+        if escapedBytes > 0 { (block + nodeBytes).copyMemory(from: result.escaped, byteCount: escapedBytes) }
+        let stringsStart = block + nodeBytes + escapedBytes
+        if result.stringsLength > 0 { stringsStart.copyMemory(from: result.strings, byteCount: result.stringsLength) }
         return JSONTree(
             nodes: UnsafeBufferPointer(start: block.bindMemory(to: JSONTree.Node.self, capacity: result.valueCount),
                                        count: result.valueCount),
-            strings: UnsafeBufferPointer(start: (block + nodeBytes).bindMemory(to: UInt8.self, capacity: result.stringsLength),
+            escaped: UnsafeBufferPointer(start: (block + nodeBytes).bindMemory(to: JSONTree.Escaped.self, capacity: result.escapedCount),
+                                         count: result.escapedCount),
+            strings: UnsafeBufferPointer(start: stringsStart.bindMemory(to: UInt8.self, capacity: result.stringsLength),
                                          count: result.stringsLength),
             source: source, base: base, release: { block.deallocate() })
     }
@@ -104,7 +113,7 @@ extension SimdJSONParser {
     }
 
     /// C records seen as the Swift structs that declare the same fields in the same order (``JSONTree/Node`` for
-    /// CSimdJSON_Value; checked by ``mirrorsMatch``).
+    /// CSimdJSON_Value, ``JSONTree/Escaped`` for CSimdJSON_Escaped; checked by ``mirrorsMatch``).
     private static func mirror<Record, Mirror>(_ records: UnsafeMutablePointer<Record>?, count: Int, as _: Mirror.Type) -> UnsafeBufferPointer<Mirror> {
         precondition(MemoryLayout<Mirror>.stride == MemoryLayout<Record>.stride
                      && MemoryLayout<Mirror>.alignment == MemoryLayout<Record>.alignment, "\(Mirror.self) does not mirror \(Record.self)")
@@ -112,17 +121,25 @@ extension SimdJSONParser {
         return UnsafeBufferPointer(start: UnsafeRawPointer(records).bindMemory(to: Mirror.self, capacity: count), count: count)
     }
 
-    /// Whether the mirrors of ``mirror(_:count:as:)`` have their C records' field offsets.
+    /// Whether the mirrors of ``mirror(_:count:as:)`` have their C records' size, alignment and field offsets.
     static var mirrorsMatch: Bool {
-        let node: [(Int?, Int?)] = [
-            (MemoryLayout<JSONTree.Node>.offset(of: \.length), MemoryLayout<CSimdJSON_Value>.offset(of: \.length)),
+        let fields: [(Int?, Int?)] = [
+            (MemoryLayout<JSONTree.Node>.offset(of: \.offset), MemoryLayout<CSimdJSON_Value>.offset(of: \.offset)),
             (MemoryLayout<JSONTree.Node>.offset(of: \.extra), MemoryLayout<CSimdJSON_Value>.offset(of: \.extra)),
-            (MemoryLayout<JSONTree.Node>.offset(of: \.unescapedLength), MemoryLayout<CSimdJSON_Value>.offset(of: \.unescapedLength)),
-            (MemoryLayout<JSONTree.Node>.offset(of: \.rawKind), MemoryLayout<CSimdJSON_Value>.offset(of: \.kind)),
+            (MemoryLayout<JSONTree.Escaped>.offset(of: \.start), MemoryLayout<CSimdJSON_Escaped>.offset(of: \.start)),
+            (MemoryLayout<JSONTree.Escaped>.offset(of: \.length), MemoryLayout<CSimdJSON_Escaped>.offset(of: \.length)),
         ]
-        return Int(CSimdJSON_KindName) == Int(JSONTree.NodeKind.name.rawValue)
-            && node.allSatisfy { $0.0 != nil && $0.0 == $0.1 }
+        let sizes: [(Int, Int)] = [
+            (MemoryLayout<JSONTree.Node>.stride, MemoryLayout<CSimdJSON_Value>.stride),
+            (MemoryLayout<JSONTree.Node>.alignment, MemoryLayout<CSimdJSON_Value>.alignment),
+            (MemoryLayout<JSONTree.Escaped>.stride, MemoryLayout<CSimdJSON_Escaped>.stride),
+            (MemoryLayout<JSONTree.Escaped>.alignment, MemoryLayout<CSimdJSON_Escaped>.alignment),
+        ]
+        return fields.allSatisfy { $0.0 != nil && $0.0 == $0.1 } && sizes.allSatisfy { $0.0 == $0.1 }
     }
+
+    /// The bytes of one tree node (CSimdJSON_Value's stride).
+    static var treeNodeBytes: Int { MemoryLayout<CSimdJSON_Value>.stride }
 
     /// The tree of a value that a parse of the same bytes validated (see ``readTree(_:_:body:)``).
     func validTree(_ padded: [UInt8], _ range: Range<Int>) -> JSONTree {

@@ -204,43 +204,43 @@ typedef struct CSimdJSON_Result {
     /** CSimdJSON_ParseTree: the values of the document, in document order (see CSimdJSON_Value). */
     const struct CSimdJSON_Value *values;
     size_t valueCount;
-    /** Unescaped strings and member names that had escapes. */
+    /** Where the unescaped bytes of each string or member name that had escapes lie in `strings`, in document
+     * order (see CSimdJSON_Value.extra). */
+    const struct CSimdJSON_Escaped *escaped;
+    size_t escapedCount;
+    /** The unescaped bytes of the strings and member names that had escapes. */
     const uint8_t *strings;
     size_t stringsLength;
 } CSimdJSON_Result;
 
-/** CSimdJSON_Value.kind */
-enum {
-    CSimdJSON_KindObject = 1,
-    CSimdJSON_KindArray = 2,
-    CSimdJSON_KindString = 3,
-    CSimdJSON_KindNumber = 4,
-    CSimdJSON_KindTrue = 5,
-    CSimdJSON_KindFalse = 6,
-    CSimdJSON_KindNull = 7,
-    CSimdJSON_KindName = 8 /* a member's name: the member's value follows it */
-};
-
 /**
  * One value of a document read by CSimdJSON_ParseTree, in document order: an object is followed by its members,
- * each a name (kind CSimdJSON_KindName) and then the value with its own descendants; an array by its elements.
+ * each a name and then the value with its own descendants; an array by its elements. 8 bytes: a body of small
+ * values holds one per value (`0,` is one per 2 bytes of text).
+ *
+ * Its kind is not stored: the first byte of its text tells it (JSON's grammar): '{' an object, '[' an array, '"'
+ * a string (or a member's name: the odd nodes of an object's members), 't' true, 'f' false, 'n' null, and any
+ * other ('-' or a digit) a number.
  */
 typedef struct CSimdJSON_Value {
     /** The value's first byte, relative to the text parsed (a name's or a string's opening quote). */
     uint32_t offset;
-    /** Its text's length: brackets included for a container, quotes for a string or a name. */
-    uint32_t length;
     /**
-     * An object or array: the index of the first value after its last descendant. A string or a name with
-     * escapes: where its unescaped bytes start in CSimdJSON_Result.strings (without escapes they are its text
-     * between the quotes, and extra is UINT32_MAX); the count is `unescapedLength`. A number: 0 (its text is
-     * read with CSimdJSON_ParseNumber).
+     * An object or array: the index of the first value after its last descendant. A number: its token's length.
+     * true, false and null: 0. A string or a name written without escapes: its text's length, quotes included
+     * (its bytes are the text between the quotes). One with escapes: `UINT32_MAX - i`, where `i` is the index
+     * of its CSimdJSON_Escaped record (so a string has escapes exactly when `UINT32_MAX - extra <
+     * escapedCount`: a text of L bytes and the e strings with escapes, of 4 bytes or more each, lie apart in an
+     * input of less than 4 GiB, so L <= UINT32_MAX - 4e).
      */
     uint32_t extra;
-    /** A string or a name with escapes: its unescaped byte count. */
-    uint32_t unescapedLength;
-    uint8_t kind;
 } CSimdJSON_Value;
+
+/** A string or a member name of CSimdJSON_ParseTree that had escapes: its unescaped bytes in `strings`. */
+typedef struct CSimdJSON_Escaped {
+    uint32_t start;
+    uint32_t length;
+} CSimdJSON_Escaped;
 
 /** A number token exactly as written: ±digits × 10^exponent (CSimdJSON_ParseNumber). */
 typedef struct CSimdJSON_NumberParts {
@@ -343,11 +343,12 @@ const CSimdJSON_Child *CSimdJSON_Children(CSimdJSON_Parser *parser, const uint8_
                                           const uint8_t **text);
 
 /**
- * Hands the last CSimdJSON_ParseTree's values and strings (result->valueCount and stringsLength of them; maybe
- * NULL when empty) to the caller, who frees each with CSimdJSON_Free. The result's pointers to them are then invalid; the
- * handle starts new tables on the next parse.
+ * Hands the last CSimdJSON_ParseTree's values, escaped records and strings (result->valueCount, escapedCount and
+ * stringsLength of them; each maybe NULL when empty) to the caller, who frees each with CSimdJSON_Free. The
+ * result's pointers to them are then invalid; the handle starts new tables on the next parse.
  */
-void CSimdJSON_TakeTree(CSimdJSON_Parser *parser, CSimdJSON_Value **values, uint8_t **strings);
+void CSimdJSON_TakeTree(CSimdJSON_Parser *parser, CSimdJSON_Value **values, CSimdJSON_Escaped **escaped,
+                        uint8_t **strings);
 /** Frees what CSimdJSON_TakeTree handed over. */
 void CSimdJSON_Free(void *pointer);
 
