@@ -865,10 +865,14 @@ struct CSimdJSON_Parser {
             bool flag;
             if (error_code error = document.get_bool().get(flag)) { failOn(error, CSimdJSON_SyntaxLiteral, 0); }
         } else {
-            bool isNull = false;
-            if (document.is_null().get(isNull) != SUCCESS || !isNull) {
-                fail(CSimdJSON_StatusSyntax, CSimdJSON_SyntaxLiteral, currentOffset());
-            }
+            // simdjson 3.0.1's document::is_null() refuses a root `null` followed by whitespace ("null\n"), so
+            // the token is read as the number's is: it runs to the next structural character.
+            const char *after = raw.data() + raw.size();
+            std::string_view token = raw;
+            trimTrailingSpace(token);
+            if (token != "null") { fail(CSimdJSON_StatusSyntax, CSimdJSON_SyntaxLiteral, offsetOf(raw.data())); }
+            if (after != input + inputLength) { fail(CSimdJSON_StatusSyntax, CSimdJSON_SyntaxTrailing, offsetOf(after)); }
+            return token;
         }
         requireEnd();
         trimTrailingSpace(raw);

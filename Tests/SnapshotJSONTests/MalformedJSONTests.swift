@@ -47,6 +47,8 @@ import Testing
         Case(json: #"[1,2]}"#, marker: "}", message: "unexpected content after the JSON document"),
         Case(json: #""abc" 1"#, marker: "1", message: "unexpected content after the JSON document"),
         Case(json: #"nulx"#, marker: "nulx", message: "invalid literal; expected true, false or null"),
+        Case(json: "nulll\n", marker: "nulll", message: "invalid literal; expected true, false or null"),
+        Case(json: "null x", marker: "x", message: "unexpected content after the JSON document"),
         Case(json: #"{"old":.5}"#, marker: ".5", message: "expected a JSON value"),
     ]
 
@@ -74,6 +76,17 @@ import Testing
             message: "expected a JSON value", byteOffset: 18, line: 3, column: 4))
         #expect(Fixtures.error(of: #"{"é😀":tru}"#) == .malformedJSON(
             message: "invalid literal; expected true, false or null", byteOffset: 10, line: 1, column: 7))
+    }
+
+    /// A root scalar followed by whitespace is valid JSON, and only the schema refuses it (simdjson 3.0.1
+    /// refused `null\n` as an invalid literal).
+    @Test(arguments: ["null", "null\n", " null \r\n\t", "true\n", "1\n", "\"x\"\n"])
+    func rootScalarsFollowedByWhitespaceAreValidJSON(_ json: String) {
+        guard case .invalid(let violations, _) = Fixtures.error(of: json) else {
+            Issue.record("\(json.debugDescription): \(String(describing: Fixtures.error(of: json)))")
+            return
+        }
+        #expect(violations.map(\.path) == [""])  // the root
     }
 
     @Test(arguments: ["", " ", "   \n\t\r\n "])

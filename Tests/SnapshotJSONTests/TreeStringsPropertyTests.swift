@@ -93,7 +93,10 @@ import TestSupport
         #expect(try read("0") == .integer(0))
         #expect(try read(" true") == .boolean(true))
         #expect(try read("false") == .boolean(false))
-        #expect(try read(" null") == .null)  // ("null\n" is refused: a pre-existing bug of the root-scalar walk)
+        #expect(try read(" null") == .null)
+        // simdjson 3.0.1 refuses a root null followed by whitespace; the walk reads its token instead.
+        #expect(try read("null\n") == .null)
+        #expect(try read("null \r\n\t") == .null)
     }
 
     // MARK: Generating
