@@ -27,8 +27,8 @@ public enum LayoutEndpoint {
         }
     }
 
-    /// What a `/layout` body asks for, decoded: made before the layout so that the body's tree (about ten times
-    /// the body) is freed before the frames and the answer are made.
+    /// What a `/layout` body asks for, decoded: made before the layout so that the body's tree is freed before
+    /// the frames and the answer are made.
     private struct Input {
         var errors = FieldErrors()
         var paths = WaterfallSettingPaths(settings: "settings", pageSize: "pageSize")
@@ -37,7 +37,11 @@ public enum LayoutEndpoint {
         var cursor: String?
         var pretty = false
         var ids: [WireID] = []
-        var items: [WaterfallItem?] = []
+        /// The items, in order, laid out as they are when no error is listed. An item that did not decode (its
+        /// errors are listed) has a stand-in, and its index is in `undecoded`: a second array of only the
+        /// decoded items would hold every item twice (about 100 bytes each) while it is made.
+        var items: [WaterfallItem] = []
+        var undecoded: Set<Int> = []
     }
 
     /// Parses and decodes a body; field errors are left in the input.
@@ -64,8 +68,14 @@ public enum LayoutEndpoint {
         if document.items == nil { input.errors.add("items", "missing required member") }
         let documentItems = document.items ?? []
         input.ids = documentItems.map(\.id)
-        input.items = documentItems.enumerated().map { index, item in
-            WaterfallItem.decode(item.reader, path: itemPath(index), errors: &input.errors)
+        input.items.reserveCapacity(documentItems.count)
+        for (index, item) in documentItems.enumerated() {
+            if let decoded = WaterfallItem.decode(item.reader, path: itemPath(index), errors: &input.errors) {
+                input.items.append(decoded)
+            } else {
+                input.items.append(WaterfallItem(size: .aspectRatio(1)))
+                input.undecoded.insert(index)
+            }
         }
         return input
     }
@@ -84,8 +94,8 @@ public enum LayoutEndpoint {
             if let settings = input.settings {
                 input.errors.add(WaterfallLayout.violations(of: settings, pageSize: pageSize), paths: paths, item: itemPath)
             }
-            for (index, item) in items.enumerated() {
-                if let item { input.errors.add(item.violations(index: index), paths: paths, item: itemPath) }
+            for (index, item) in items.enumerated() where !input.undecoded.contains(index) {
+                input.errors.add(item.violations(index: index), paths: paths, item: itemPath)
             }
             return .failure(input.errors.problem)
         }
@@ -103,7 +113,7 @@ public enum LayoutEndpoint {
         let page: WaterfallPage
         do {
             page = try WaterfallLayout.layout(
-                items.map { $0! }, settings: settings, after: continuation, pageSize: pageSize)
+                items, settings: settings, after: continuation, pageSize: pageSize)
         } catch {
             return .failure(error.problem(paths: paths, item: itemPath, cursor: "cursor"))
         }
