@@ -211,6 +211,13 @@ def gen_json_patch_disjoint(n):
     return body, {"items": 2 * n, "sections": 2, "values": 2 * n + 4}
 
 
+def gen_json_patch_disjoint_pretty(n):
+    """As diff-json-patch-disjoint, pretty-printed: the largest answer a /diff body can ask for."""
+    options = {"renderings": ["staged", "sequential", "jsonPatch"], "changedMembers": True, "pretty": True}
+    body = diff_body(ints_side(range(n)), ints_side(range(n, 2 * n)), options)
+    return body, {"items": 2 * n, "sections": 2, "values": 2 * n + 5}
+
+
 def gen_json_patch_updates(n):
     """Items with many values, every second one changed (some reordered), JSON Patch and changedMembers: one
     operation per changed member, each member read and canonicalised."""
@@ -295,6 +302,12 @@ def gen_layout_fixed(n):
     return layout_body(n, 1, (b36(i) for i in range(n)))
 
 
+def gen_layout_fixed_pretty(n):
+    """As layout-fixed, pretty-printed: the largest answer a /layout body can ask for."""
+    body, counts = layout_body(n, 1, (b36(i) for i in range(n)))
+    return b'{"pretty":true,' + body[1:], counts
+
+
 def gen_layout_duplicates(n):
     """/layout with every id twice: 422 naming each id with both paths."""
     return layout_body(n, 64, (b36(i // 2) for i in range(n)))
@@ -332,6 +345,7 @@ SHAPES = {
     "diff-many-sections": ("/diff", gen_many_sections, True),
     "diff-sequential-both": ("/diff", gen_sequential_both, True),
     "diff-json-patch-disjoint": ("/diff", gen_json_patch_disjoint, True),
+    "diff-json-patch-disjoint-pretty": ("/diff", gen_json_patch_disjoint_pretty, True),
     "diff-json-patch-updates": ("/diff", gen_json_patch_updates, True),
     "diff-json-patch-section-updates": ("/diff", gen_json_patch_section_updates, True),
     "diff-every-rendering-ids": ("/diff", gen_every_rendering_ids, True),
@@ -342,6 +356,7 @@ SHAPES = {
     "diff-with-layout": ("/diff", gen_diff_with_layout, True),
     "layout-many-columns": ("/layout", gen_layout_many_columns, True),
     "layout-fixed": ("/layout", gen_layout_fixed, True),
+    "layout-fixed-pretty": ("/layout", gen_layout_fixed_pretty, True),
     "layout-duplicate-ids": ("/layout", gen_layout_duplicates, True),
     "layout-invalid-items": ("/layout", gen_layout_invalid, True),
     "layout-dense-values": ("/layout", gen_layout_dense_values, True),
