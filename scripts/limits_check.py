@@ -7,6 +7,8 @@ v1 or v2), so that the server sizes its budget from the cgroup as it does in a p
 limit. Then, all at once, every round:
 
 - 4 clients each send a /diff of tiny items ({"id": n}, the worst shape per byte) at the body limit;
+- 1 client sends the /diff with the largest peak per byte measured (BENCHMARKS.md): every item moved, updated and
+  laid out, every rendering with ids, pretty-printed, at the body limit;
 - 1 client sends a /layout of ~1 M items in 64 columns (the largest answer per byte of body);
 - 20 clients send a ~5 MB /layout (a ~19 MB answer each) with 4 KiB receive buffers and never read it;
 - a separate probe process sends GET /healthz every 50 ms on a fresh connection and times each answer.
@@ -101,6 +103,25 @@ def tiny_diff(body_limit):
         old = ",".join('{"id":%d}' % i for i in range(count))
         new = ",".join('{"id":%d}' % i for i in range(count - 1, -1, -1))
         body = ('{"old":{"items":[%s]},"new":{"items":[%s]}}' % (old, new)).encode()
+        if len(body) <= body_limit:
+            return body
+        count = int(count * body_limit / len(body) * 0.999)
+
+
+def everything_diff(body_limit):
+    """The /diff with the largest peak per body byte measured (shapes.py's diff-everything): one section, new
+    shuffled with half the aspect ratios changed, a 1-column layout, every rendering, changedMembers, ids, pretty."""
+    import random
+    options = {"renderings": ["staged", "sequential", "ranges", "jsonPatch"], "changedMembers": True, "ids": True,
+               "pretty": True, "layouts": [{"section": "s", "settings": {"containerWidth": 1024, "columns": 1}}]}
+    count = body_limit // 50
+    while True:
+        order = list(range(count))
+        random.Random(6).shuffle(order)
+        old = ",".join('{"id":%d,"aspectRatio":1}' % i for i in range(count))
+        new = ",".join('{"id":%d,"aspectRatio":%s}' % (i, "2" if i % 2 == 0 else "1") for i in order)
+        body = ('{"old":{"sections":[{"id":"s","items":[%s]}]},"new":{"sections":[{"id":"s","items":[%s]}]},'
+                '"options":%s}' % (old, new, json.dumps(options, separators=(",", ":")))).encode()
         if len(body) <= body_limit:
             return body
         count = int(count * body_limit / len(body) * 0.999)
@@ -201,11 +222,12 @@ def main():
           f"threads {env.get('SNAPDIFF_THREADS')}, connections {env.get('SNAPDIFF_CONNECTION_LIMIT')}")
     print("making the request bodies …", flush=True)
     tiny = tiny_diff(body_limit)
+    everything = everything_diff(body_limit)
     big_layout = layout(1_000_000, 64)
     while len(big_layout) > body_limit:
         big_layout = layout(int(1_000_000 * body_limit / len(big_layout) * 0.99), 64)
     unread = layout(170_000, 3)
-    print(f"  tiny /diff {len(tiny) / 2**20:.1f} MiB ×4, /layout {len(big_layout) / 2**20:.1f} MiB "
+    print(f"  tiny /diff {len(tiny) / 2**20:.1f} MiB ×4, everything /diff {len(everything) / 2**20:.1f} MiB, /layout {len(big_layout) / 2**20:.1f} MiB "
           f"(64 columns), never-read /layout {len(unread) / 1e6:.1f} MB ×{NEVER_READING}")
 
     port = free_port()
@@ -253,6 +275,7 @@ def main():
         for round_number in range(args.rounds):
             threads = [threading.Thread(target=exchange, args=(port, "/diff", tiny, results, "tiny /diff"))
                        for _ in range(4)]
+            threads.append(threading.Thread(target=exchange, args=(port, "/diff", everything, results, "everything /diff")))
             threads.append(threading.Thread(target=exchange, args=(port, "/layout", big_layout, results, "1 M /layout")))
             threads += [threading.Thread(target=never_read, args=(port, unread, held, results))
                         for _ in range(NEVER_READING)]

@@ -32,7 +32,7 @@ import tempfile
 import threading
 import time
 
-DEFAULT_BODY_BYTES = 32 << 20  # the Kubernetes deployment's SNAPDIFF_MAX_BODY_BYTES
+DEFAULT_BODY_BYTES = 16 << 20  # the Kubernetes deployment's SNAPDIFF_MAX_BODY_BYTES
 SEED = 20240611
 REQUEST_TIMEOUT = 600.0
 
@@ -272,17 +272,33 @@ def gen_diff_keepfirst(n):
     return diff_body(old, new, {"duplicates": "keepFirst"}), {"items": 2 * n, "sections": 2, "values": 2 * n + 1}
 
 
+def photo_side(order, changed):
+    """Photo items {"id": n, "aspectRatio": 1}, in `order`; with `changed`, every even id's ratio is 2."""
+    return ",".join('{"id":%d,"aspectRatio":%s}' % (i, "2" if changed and i % 2 == 0 else "1") for i in order)
+
+
 def gen_diff_with_layout(n):
     """One section of n photos per side, new shuffled with half the aspect ratios changed, plus a 64-column
     layout of it in options.layouts (frames of every item, changedFrames)."""
-    def side(order, changed):
-        return ",".join('{"id":%d,"aspectRatio":%s}' % (i, "2" if changed and i % 2 == 0 else "1") for i in order)
-    old = '[{"id":"s","items":[%s]}]' % side(range(n), False)
-    new = '[{"id":"s","items":[%s]}]' % side(shuffled(n, 6), True)
+    old = '[{"id":"s","items":[%s]}]' % photo_side(range(n), False)
+    new = '[{"id":"s","items":[%s]}]' % photo_side(shuffled(n, 6), True)
     options = {"layouts": [{"section": "s", "settings": {"containerWidth": 1024, "scale": 1, "columns": 64,
                                                          "columnSpacing": 0, "itemSpacing": 0}}]}
     return (diff_body(old, new, options, old_key="sections", new_key="sections"),
             {"items": 2 * n, "sections": 2, "values": 4 * n + 2})
+
+
+def gen_diff_everything(n):
+    """As diff-with-layout (1 column), with every rendering, changedMembers, ids and pretty: the largest answer
+    per body byte found (every item moved, updated and laid out, each change named by id, indented)."""
+    old = '[{"id":"s","items":[%s]}]' % photo_side(range(n), False)
+    new = '[{"id":"s","items":[%s]}]' % photo_side(shuffled(n, 6), True)
+    options = {"renderings": ["staged", "sequential", "ranges", "jsonPatch"], "changedMembers": True, "ids": True,
+               "pretty": True, "layouts": [{"section": "s", "settings": {"containerWidth": 1024, "scale": 1,
+                                                                          "columns": 1, "columnSpacing": 0,
+                                                                          "itemSpacing": 0}}]}
+    return (diff_body(old, new, options, old_key="sections", new_key="sections"),
+            {"items": 2 * n, "sections": 2, "values": 4 * n + 8})
 
 
 def layout_body(n, columns, ids, ratio="1"):
@@ -354,6 +370,7 @@ SHAPES = {
     "diff-duplicate-ids": ("/diff", gen_diff_duplicates, True),
     "diff-keepfirst-duplicates": ("/diff", gen_diff_keepfirst, True),
     "diff-with-layout": ("/diff", gen_diff_with_layout, True),
+    "diff-everything": ("/diff", gen_diff_everything, True),
     "layout-many-columns": ("/layout", gen_layout_many_columns, True),
     "layout-fixed": ("/layout", gen_layout_fixed, True),
     "layout-fixed-pretty": ("/layout", gen_layout_fixed_pretty, True),

@@ -9,10 +9,10 @@ import MicroHTTP
 /// its shapes, rounded up, and covers the body itself, the parse, the engine's tables, the answer being
 /// written and the answer waiting to be sent.
 public enum RequestMemory {
-    /// Peak bytes per body byte of a `POST /diff`, at most: the worst measured shape, every item of the new
-    /// snapshot added whole by a pretty-printed JSON Patch beside the staged and sequential renderings (an answer
-    /// 8.5 times the body), peaks at 14.9× its body (BENCHMARKS.md); 16 leaves a margin of 7 %.
-    public static let diffBytesPerBodyByte = 16
+    /// Peak bytes per body byte of a `POST /diff`, at most: the worst measured shape, every item moved, updated
+    /// and laid out, with every rendering, `ids` and `pretty` (an answer 9.2 times the body), peaks at 19.2× its
+    /// body (BENCHMARKS.md); 21 leaves a margin of 9 %.
+    public static let diffBytesPerBodyByte = 21
     /// Peak bytes per body byte of a `POST /layout`, at most: the worst measured shape, tiny items in one
     /// column, pretty-printed (an answer 3.8 times the body), peaks at 11.0× its body; 12 leaves a margin of 9 %.
     public static let layoutBytesPerBodyByte = 12
