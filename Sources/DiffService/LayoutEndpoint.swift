@@ -38,10 +38,9 @@ public enum LayoutEndpoint {
         var pretty = false
         var ids: [WireID] = []
         /// The items, in order, laid out as they are when no error is listed. An item that did not decode (its
-        /// errors are listed) has a stand-in, and its index is in `undecoded`: a second array of only the
-        /// decoded items would hold every item twice (about 100 bytes each) while it is made.
+        /// errors are listed, so nothing is laid out) has a valid stand-in, which adds no violation of its own:
+        /// optionals unwrapped into a second array would hold every item (about 100 bytes) twice.
         var items: [WaterfallItem] = []
-        var undecoded: Set<Int> = []
     }
 
     /// Parses and decodes a body; field errors are left in the input.
@@ -70,12 +69,8 @@ public enum LayoutEndpoint {
         input.ids = documentItems.map(\.id)
         input.items.reserveCapacity(documentItems.count)
         for (index, item) in documentItems.enumerated() {
-            if let decoded = WaterfallItem.decode(item.reader, path: itemPath(index), errors: &input.errors) {
-                input.items.append(decoded)
-            } else {
-                input.items.append(WaterfallItem(size: .aspectRatio(1)))
-                input.undecoded.insert(index)
-            }
+            input.items.append(
+                WaterfallItem.decode(item.reader, path: itemPath(index), errors: &input.errors) ?? Self.standIn)
         }
         return input
     }
@@ -94,7 +89,7 @@ public enum LayoutEndpoint {
             if let settings = input.settings {
                 input.errors.add(WaterfallLayout.violations(of: settings, pageSize: pageSize), paths: paths, item: itemPath)
             }
-            for (index, item) in items.enumerated() where !input.undecoded.contains(index) {
+            for (index, item) in items.enumerated() {
                 input.errors.add(item.violations(index: index), paths: paths, item: itemPath)
             }
             return .failure(input.errors.problem)
@@ -126,6 +121,9 @@ public enum LayoutEndpoint {
         writer.finish()
         return .success(writer.bytes)
     }
+
+    /// What stands for an item that did not decode: valid, so that it adds no violation to the item's own errors.
+    private static let standIn = WaterfallItem(size: .aspectRatio(1))
 
     /// The path of the item at an index.
     private static func itemPath(_ index: Int) -> String { JSONPath.element(index, of: "items") }

@@ -483,15 +483,17 @@ extension SimdJSONParser {
         /// How an item's id is stored (see ``WireItem/IDKind``): an integer, or where its bytes lie, in the body
         /// or among the unescaped ids (which ``RequestText`` copies from the parse's).
         private func storedID(_ item: CSimdJSON_Item) -> (WireItem.IDKind, Int64) {
-            if Int(item.idKind) == CSimdJSON_IDInteger { return (.integer, Int64(bitPattern: item.id)) }
-            let place = WireItem.IDPlace(offset: Int(item.id & 0xFFFF_FFFF), count: Int(item.id >> 32))
-            return (item.idInInput != 0 ? .inBody : .unescaped, place.payload)
+            // The parse's packing is WireItem's (see ``WireItem/IDPlace``): the payload is taken as it is.
+            let kind: WireItem.IDKind =
+                Int(item.idKind) == CSimdJSON_IDInteger ? .integer : item.idInInput != 0 ? .inBody : .unescaped
+            return (kind, Int64(bitPattern: item.id))
         }
 
         /// An item's id, made now.
         private func id(of item: CSimdJSON_Item) -> WireID {
             if Int(item.idKind) == CSimdJSON_IDInteger { return .integer(Int64(bitPattern: item.id)) }
-            return idString(at: Int(item.id & 0xFFFF_FFFF), count: Int(item.id >> 32), inInput: item.idInInput != 0)
+            let place = WireItem.IDPlace(payload: Int64(bitPattern: item.id))
+            return idString(at: place.offset, count: place.count, inInput: item.idInInput != 0)
         }
 
         /// A section's id.

@@ -17,23 +17,16 @@ public struct WireItem: Hashable, Sendable {
         case unescaped
     }
 
-    /// Where a string id's bytes lie: in the body or among the unescaped ids, per ``IDKind``.
+    /// Where a string id's bytes lie, in the body or among the unescaped ids (per ``IDKind``), from its payload:
+    /// the offset in the low 32 bits and the length in the high 32 bits, as the parse packs it
+    /// (`CSimdJSON_Item.id`).
     struct IDPlace {
         let offset: Int
         let count: Int
 
-        /// The place packed in a payload (offset high, count low).
-        var payload: Int64 { Int64(UInt64(UInt32(offset)) << 32 | UInt64(UInt32(count))) }
-
-        init(offset: Int, count: Int) {
-            precondition(UInt32(exactly: offset) != nil && UInt32(exactly: count) != nil, "an id beyond 4 GiB")
-            self.offset = offset
-            self.count = count
-        }
-
         init(payload: Int64) {
-            offset = Int(UInt64(bitPattern: payload) >> 32)
-            count = Int(UInt32(truncatingIfNeeded: payload))
+            offset = Int(UInt32(truncatingIfNeeded: payload))
+            count = Int(UInt64(bitPattern: payload) >> 32)
         }
     }
 
@@ -41,7 +34,7 @@ public struct WireItem: Hashable, Sendable {
     private let text: RequestText
     /// The item's whole object in ``text``.
     private let textOffset: UInt32, textCount: UInt32
-    /// The integer id, or the string id's ``IDPlace`` packed.
+    /// The integer id, or the string id's ``IDPlace``, packed.
     private let idPayload: Int64
     private let storedIdentityNumber: Int32, storedContentNumber: Int32
     private let idKind: IDKind
