@@ -911,8 +911,9 @@ struct CSimdJSON_Parser {
     void numberIDs() {
         size_t count = items.size();
         if (count >= UINT32_MAX) { return; }
-        size_t capacity = 16;
-        while (capacity < 2 * count) { capacity <<= 1; }
+        // Twice as many slots as items, not rounded up to a power of two (which costs up to twice the memory: a
+        // table of 1 M ids would take 32 MB, not 16): the slot is the hash's low half scaled to the capacity.
+        size_t capacity = std::max<size_t>(16, 2 * count);
         idTable.assign(capacity, IDSlot{0, UINT32_MAX});  // (a large input's table is freed after the parse)
         size_t budget = 4 * count + 64;
         uint32_t next = 0;
@@ -925,7 +926,8 @@ struct CSimdJSON_Parser {
             CSimdJSON_ID id = idOf(item);
             uint64_t hash = hashID(id);
             uint32_t tag = uint32_t(hash >> 32);
-            for (size_t slot = hash & (capacity - 1);; slot = (slot + 1) & (capacity - 1)) {
+            for (size_t slot = size_t(uint64_t(uint32_t(hash)) * capacity >> 32);;
+                 slot = slot + 1 == capacity ? 0 : slot + 1) {
                 IDSlot &entry = idTable[slot];
                 if (entry.item == UINT32_MAX) {
                     entry = {tag, uint32_t(i)};
@@ -963,8 +965,10 @@ struct CSimdJSON_Parser {
         depth = 0;
     }
 
-    /// Iterates `bytes[0 ..< length]` and calls `walk` on the document, recording the outcome in `result`.
-    template <typename Walk> void run(const uint8_t *bytes, size_t length, size_t capacity, Walk &&walk) {
+    /// Iterates `bytes[0 ..< length]` and calls `walk` on the document, then `after` (which must not read the
+    /// document: a large input's structural index is gone by then), recording the outcome in `result`.
+    template <typename Walk, typename After>
+    void run(const uint8_t *bytes, size_t length, size_t capacity, Walk &&walk, After &&after) {
         input = reinterpret_cast<const char *>(bytes);
         inputLength = length;
         try {
@@ -980,15 +984,26 @@ struct CSimdJSON_Parser {
         } catch (...) {  // std::bad_alloc from a buffer or a vector
             result.status = CSimdJSON_StatusOutOfMemory;
         }
-        // The walk is over: a large input's structural index (up to 4 bytes per input byte) is not needed while
-        // the caller copies the results out, so free it now rather than when the handle goes, which lowers the
-        // request's peak memory. Small inputs keep their buffers for the next parse.
+        // The walk is over: a large input's structural index (4 bytes per token: more than the input for small
+        // values) is not needed by `after` nor while the caller copies the results out, so free it now rather
+        // than when the handle goes, which lowers the request's peak memory. Small inputs keep their buffers for
+        // the next parse.
+        if (length > kReleaseIndexAbove) { json = ondemand::parser{}; }
+        if (result.status == CSimdJSON_StatusOK) {
+            try {
+                after();
+            } catch (...) {  // std::bad_alloc
+                result.status = CSimdJSON_StatusOutOfMemory;
+            }
+        }
         if (length > kReleaseIndexAbove) {
-            json = ondemand::parser{};
-            // (swap frees the storage; assigning {} would only clear it)
-            std::vector<IDSlot>().swap(idTable);
+            std::vector<IDSlot>().swap(idTable);  // (swap frees the storage; assigning {} would only clear it)
         }
         publish();
+    }
+
+    template <typename Walk> void run(const uint8_t *bytes, size_t length, size_t capacity, Walk &&walk) {
+        run(bytes, length, capacity, walk, [] {});
     }
 
     /// CSimdJSON_Parse.
@@ -1000,8 +1015,7 @@ struct CSimdJSON_Parser {
         if (length > kReleaseIndexAbove) {
             items.reserve(length / 9 + 1);
         }
-        run(bytes, length, capacity, [&] {
-            walkRequest();
+        run(bytes, length, capacity, [&] { walkRequest(); }, [&] {
             if (violations.empty() && violationsOmitted == 0) { numberIDs(); }  // for the diff's matching
         });
     }

@@ -62,6 +62,17 @@ public enum DiffEndpoint {
             statistics.compute = lap()
             return .failure(error.problem(old: request.old, new: request.new))
         }
+        // Layouts are made before the answer is written, so that the old sections' layouts are gone before it
+        // exists (a layout problem is still reported after a duplicate problem).
+        var pages: [SectionLayouts.Page] = []
+        if !layouts.isEmpty {
+            switch layouts.pages(old: request.old, new: request.new, dropped: difference.droppedDuplicates) {
+            case .success(let laidOut): pages = laidOut
+            case .failure(let problem):
+                statistics.compute = lap()
+                return .failure(problem)
+            }
+        }
         statistics.compute = lap()
         defer { statistics.write = lap() }
         // Room for the fixed part (counts and up to five stages of eight names: ~1 KB), up to ~48 bytes a change per
@@ -91,12 +102,7 @@ public enum DiffEndpoint {
                 updated.write(into: &writer)
             }
         }
-        if !layouts.isEmpty,
-            let problem = layouts.write(
-                old: request.old, new: request.new, dropped: difference.droppedDuplicates, cursors: cursors, into: &writer)
-        {
-            return .failure(problem)
-        }
+        if !layouts.isEmpty { SectionLayouts.write(pages, cursors: cursors, into: &writer) }
         writer.endObject()
         writer.finish()
         statistics.changes = difference.counts.total

@@ -21,19 +21,26 @@ struct SectionLayouts {
     /// Whether no layout was asked for.
     var isEmpty: Bool { requests.isEmpty }
 
-    /// Lays out every requested section and writes the `layouts` member, or returns the problem.
+    /// One laid-out section of the new snapshot: its first page, the ids of its kept items, and the ids of those
+    /// whose frame changed.
+    struct Page {
+        let section: SectionID
+        let ids: [WireID]
+        let page: WaterfallPage
+        let changed: [WireID]
+    }
+
+    /// Lays out every requested section, or returns the problem. Called before the answer is written: the old
+    /// sections' layouts and the table matching their frames are freed before the answer exists, and only the
+    /// new pages are kept for ``write(_:cursors:into:)``.
     ///
     /// - Parameters:
     ///   - old: The old snapshot.
     ///   - new: The new snapshot.
     ///   - dropped: What the keep-first policy dropped (so that layouts see the same items as the diff).
-    ///   - cursors: Seals the cursors.
-    ///   - writer: The response writer, inside the response object.
-    func write(
-        old: Snapshot, new: Snapshot, dropped: DroppedDuplicates, cursors: CursorCodec, into writer: inout JSONWriter
-    ) -> Problem? {
+    func pages(old: Snapshot, new: Snapshot, dropped: DroppedDuplicates) -> Result<[Page], Problem> {
         var errors = FieldErrors()
-        var pages: [(section: SectionID, ids: [WireID], page: WaterfallPage, changed: [WireID])] = []
+        var pages: [Page] = []
         for request in requests {
             guard let newIndex = Self.index(of: request.section, in: new, dropped: dropped.target) else {
                 errors.add(JSONPath.member("section", of: request.path), "no section with this id in the new snapshot")
@@ -60,37 +67,48 @@ struct SectionLayouts {
                     try WaterfallLayout.layout(section.items, settings: request.settings)
                 }
             } catch {
-                return error.problem(paths: request.paths, item: newSection.path, cursor: "cursor")
+                return .failure(error.problem(paths: request.paths, item: newSection.path, cursor: "cursor"))
             }
-            var oldFrames: [WireID: PixelRect] = [:]
+            var changed: [WireID] = []
             if let oldPage, let oldSection {
+                // Sized once: a dictionary that grows holds its old and new tables at once.
+                var oldFrames = [WireID: PixelRect](minimumCapacity: oldPage.items.count)
                 for placed in oldPage.items { oldFrames[oldSection.ids[placed.index]] = placed.frame }
+                changed = page.items.compactMap { placed -> WireID? in
+                    let id = newSection.ids[placed.index]
+                    guard let before = oldFrames[id], before != placed.frame else { return nil }
+                    return id
+                }
             }
-            let changed = page.items.compactMap { placed -> WireID? in
-                let id = newSection.ids[placed.index]
-                guard let before = oldFrames[id], before != placed.frame else { return nil }
-                return id
-            }
-            pages.append((request.section, newSection.ids, page, changed))
+            pages.append(Page(section: request.section, ids: newSection.ids, page: page, changed: changed))
         }
-        guard errors.isEmpty else { return errors.problem }
+        guard errors.isEmpty else { return .failure(errors.problem) }
+        return .success(pages)
+    }
+
+    /// Writes the `layouts` member for `pages`.
+    ///
+    /// - Parameters:
+    ///   - pages: What ``pages(old:new:dropped:)`` laid out.
+    ///   - cursors: Seals the cursors.
+    ///   - writer: The response writer, inside the response object.
+    static func write(_ pages: [Page], cursors: CursorCodec, into writer: inout JSONWriter) {
         writer.key("layouts")
         writer.beginArray()
-        for (section, ids, page, changed) in pages {
+        for laidOut in pages {
             writer.beginObject()
             writer.key("section")
-            section.write(into: &writer)
-            page.writeMembers(into: &writer, ids: ids, cursor: page.continuation.map(cursors.seal))
+            laidOut.section.write(into: &writer)
+            laidOut.page.writeMembers(into: &writer, ids: laidOut.ids, cursor: laidOut.page.continuation.map(cursors.seal))
             writer.key("changedFrames")
             writer.inline { writer in
                 writer.beginArray()
-                for id in changed { id.write(into: &writer) }
+                for id in laidOut.changed { id.write(into: &writer) }
                 writer.endArray()
             }
             writer.endObject()
         }
         writer.endArray()
-        return nil
     }
 
     /// The index of the first kept section with an id.

@@ -36,10 +36,10 @@ extension NumberedElementTable {
         #if LISTDIFF_INTERNAL_CHECKS
             precondition(source.count == sourceCount && target.count == targetCount, "numbers are not one per element")
             for (flat, numbers) in source.enumerated() {
-                precondition(slots[numbers.identity].claim == .source(flat), "source element \(flat) not under its number")
+                precondition(slots[Int(numbers.identity)].claim == .source(flat), "source element \(flat) not under its number")
             }
             for (flat, numbers) in target.enumerated() {
-                switch slots[numbers.identity].claim {
+                switch slots[Int(numbers.identity)].claim {
                 case .source: continue
                 case .target(let recorded): precondition(recorded == flat, "target element \(flat) under another's number")
                 case .unclaimed: preconditionFailure("target element \(flat) not recorded")

@@ -52,15 +52,16 @@ struct HashedElementTable<Element: Differentiable>: ElementTable {
 /// Identities as array slots, for elements that number them (``IdentityNumbered``).
 @usableFromInline
 struct NumberedElementTable<Element: IdentityNumbered>: ElementTable {
-    /// An element's numbers, read once.
+    /// An element's numbers, read once: 8 bytes (a table holds one per element of both snapshots).
     @usableFromInline
     struct Numbers {
-        @usableFromInline var identity: Int
-        @usableFromInline var content: Int
+        @usableFromInline var identity: Int32
+        /// The content number, or -1 when it has none or it does not fit (the contents are then compared).
+        @usableFromInline var content: Int32
 
-        @inlinable init(identity: Int, content: Int) {
+        @inlinable init(identity: Int32, content: Int) {
             self.identity = identity
-            self.content = content
+            self.content = Int32(exactly: content) ?? -1
         }
     }
 
@@ -82,9 +83,8 @@ struct NumberedElementTable<Element: IdentityNumbered>: ElementTable {
             var largest = -1
             for section in snapshot {
                 for index in section.indices {
-                    let identity = section[index].identityNumber
-                    guard identity >= 0 else { return nil }
-                    largest = max(largest, identity)
+                    guard let identity = Int32(exactly: section[index].identityNumber), identity >= 0 else { return nil }
+                    largest = max(largest, Int(identity))
                     numbers.append(Numbers(identity: identity, content: section[index].contentNumber))
                 }
             }
@@ -100,13 +100,13 @@ struct NumberedElementTable<Element: IdentityNumbered>: ElementTable {
 
     @inlinable @inline(__always)
     mutating func claimSource(_ elements: [Element], _ index: Int, flat: Int) -> Claim {
-        slots[source[flat].identity].claim(.source(flat))
+        slots[Int(source[flat].identity)].claim(.source(flat))
     }
 
     @inlinable @inline(__always)
     mutating func claimTarget(_ elements: [Element], _ index: Int, flat: Int) -> (found: Claim, sameContent: Bool) {
         let numbers = target[flat]
-        let found = slots[numbers.identity].claim(.target(flat))
+        let found = slots[Int(numbers.identity)].claim(.target(flat))
         guard case .source(let sourceFlat) = found else { return (found, false) }
         return (found, numbers.content >= 0 && numbers.content == source[sourceFlat].content)
     }

@@ -61,9 +61,9 @@ public struct SectionedDifference: Sendable {
         reportLimits: DuplicateReportLimits = .unlimited
     ) throws(DuplicateIdentifiersError<Section.DifferenceIdentifier, Section.Element.DifferenceIdentifier>) {
         let sourceElements = source.map(\.elements), targetElements = target.map(\.elements)
-        var table = HashedElementTable(source: sourceElements, target: targetElements)
+        let table = HashedElementTable(source: sourceElements, target: targetElements)
         try self.init(
-            source, sourceElements, target, targetElements, table: &table, policy: policy, reportLimits: reportLimits)
+            source, sourceElements, target, targetElements, table: table, policy: policy, reportLimits: reportLimits)
     }
 
     /// Computes the difference between two sectioned snapshots whose element identities are numbered: the same
@@ -88,28 +88,34 @@ public struct SectionedDifference: Sendable {
     ) throws(DuplicateIdentifiersError<Section.DifferenceIdentifier, Section.Element.DifferenceIdentifier>)
     where Section.Element: IdentityNumbered {
         let sourceElements = source.map(\.elements), targetElements = target.map(\.elements)
-        if var table = NumberedElementTable(source: sourceElements, target: targetElements) {
+        if let table = NumberedElementTable(source: sourceElements, target: targetElements) {
             try self.init(
-            source, sourceElements, target, targetElements, table: &table, policy: policy, reportLimits: reportLimits)
+                source, sourceElements, target, targetElements, table: consume table, policy: policy,
+                reportLimits: reportLimits)
         } else {
-            var table = HashedElementTable(source: sourceElements, target: targetElements)
+            let table = HashedElementTable(source: sourceElements, target: targetElements)
             try self.init(
-            source, sourceElements, target, targetElements, table: &table, policy: policy, reportLimits: reportLimits)
+                source, sourceElements, target, targetElements, table: consume table, policy: policy,
+                reportLimits: reportLimits)
         }
     }
 
     /// Matches through `table`, then plans; takes the slow path when a snapshot repeats an id.
+    ///
+    /// The table is consumed: it is freed once the matching is made, before the plan's own tables exist (it holds
+    /// a slot per identity and the numbers of every element).
     @inlinable
     init<Section: DifferentiableSection, Table: ElementTable>(
         _ source: [Section], _ sourceElements: [[Section.Element]],
         _ target: [Section], _ targetElements: [[Section.Element]],
-        table: inout Table, policy: DuplicatePolicy, reportLimits: DuplicateReportLimits
+        table: consuming Table, policy: DuplicatePolicy, reportLimits: DuplicateReportLimits
     ) throws(DuplicateIdentifiersError<Section.DifferenceIdentifier, Section.Element.DifferenceIdentifier>)
     where Table.Element == Section.Element {
-        if let matching = Matching.match(
+        let matched = Matching.match(
             source: source, sourceElements: sourceElements, target: target, targetElements: targetElements,
             table: &table)
-        {
+        _ = consume table
+        if let matching = matched {
             self.init(matching: matching, dropped: DroppedDuplicates())
         } else {
             try self.init(repeatingIDs: source, target, policy: policy, reportLimits: reportLimits, table: Table.self)
@@ -132,16 +138,19 @@ public struct SectionedDifference: Sendable {
             throw DuplicateScan.report(source: source, target: target, limits: reportLimits, table: Table.self)
         case .keepFirst:
             let source = FirstOccurrences(of: source), target = FirstOccurrences(of: target)
+            // (Each table is freed at the end of its branch, before the plan's own tables exist.)
             let matching: Matching?
             if var table = Table(source: source.elements, target: target.elements) {
                 matching = Matching.match(
                     source: source.sections, sourceElements: source.elements,
                     target: target.sections, targetElements: target.elements, table: &table)
+                _ = consume table
             } else {
                 var table = HashedElementTable(source: source.elements, target: target.elements)
                 matching = Matching.match(
                     source: source.sections, sourceElements: source.elements,
                     target: target.sections, targetElements: target.elements, table: &table)
+                _ = consume table
             }
             guard let matching else {
                 preconditionFailure("snapshots still repeat an id after dropping every later occurrence")

@@ -2,13 +2,13 @@
 ///
 /// Two items are equal when their ids and contents are; ``identityNumber`` and ``contentNumber`` are not compared.
 ///
-/// An item is where it lies in the `/diff` body it was read from (40 bytes, whatever its size): its text, its
+/// An item is where it lies in the `/diff` body it was read from (32 bytes, whatever its size): its text, its
 /// id's bytes and its numbers; its ``id`` and ``content`` are made when read. A request holds an item per item of
 /// both snapshots, so this size is most of what a request of many small items costs (the body is at most 4 GiB,
 /// simdjson's limit, so 32-bit offsets reach all of it).
 public struct WireItem: Hashable, Sendable {
     /// How the id is written.
-    enum IDKind: UInt8, Sendable {
+    enum IDKind: UInt32, Sendable {
         /// A JSON integer: the payload is its value.
         case integer
         /// A string written without escapes: its UTF-8 bytes are the body's (``IDPlace``).
@@ -36,12 +36,26 @@ public struct WireItem: Hashable, Sendable {
     private let textOffset: UInt32, textCount: UInt32
     /// The integer id, or the string id's ``IDPlace``, packed.
     private let idPayload: Int64
-    private let storedIdentityNumber: Int32, storedContentNumber: Int32
-    private let idKind: IDKind
+    /// The id's ``IDKind`` in the top 2 bits, and ``identityNumber`` + 1 in the low 30: a body (under 4 GiB)
+    /// holds fewer than 2^29 items, each at least `{"id":0}` and a separator, so their numbers fit.
+    private let kindAndIdentity: UInt32
+    private let storedContentNumber: Int32
+
+    private static let identityBits: UInt32 = 30
+    private static let identityMask: UInt32 = 1 << identityBits - 1
+
+    /// How the id is written.
+    private var idKind: IDKind {
+        switch kindAndIdentity >> Self.identityBits {
+        case IDKind.integer.rawValue: .integer
+        case IDKind.inBody.rawValue: .inBody
+        default: .unescaped
+        }
+    }
 
     /// The number the parse gave ``id`` (from 0): the items of one request, in both snapshots, have the same
     /// number exactly when they have the same id. -1 when the parse did not number the ids.
-    public var identityNumber: Int { Int(storedIdentityNumber) }
+    public var identityNumber: Int { Int(kindAndIdentity & Self.identityMask) - 1 }
     /// The number of the item's content, decided by the reader: an item of the second snapshot and the first
     /// item of its id in the other have equal non-negative numbers exactly when their contents are equal, so the
     /// diff (which keeps the first item of an id) compares numbers. -1 for a later item of an id in the snapshot
@@ -52,14 +66,13 @@ public struct WireItem: Hashable, Sendable {
     /// An item whose text is `text[textRange]`, whose id is of `kind` (with `payload`: see ``idPayload``).
     init(text: RequestText, textRange: Range<Int>, idKind: IDKind, idPayload: Int64, identityNumber: Int, contentNumber: Int) {
         guard let offset = UInt32(exactly: textRange.lowerBound), let count = UInt32(exactly: textRange.count),
-            let identity = Int32(exactly: identityNumber), let content = Int32(exactly: contentNumber)
-        else { preconditionFailure("an item beyond 4 GiB, or numbered beyond 2^31") }
+            identityNumber >= -1, identityNumber < Int(Self.identityMask), let content = Int32(exactly: contentNumber)
+        else { preconditionFailure("an item beyond 4 GiB, or numbered beyond 2^30 - 2 or 2^31") }
         self.text = text
         textOffset = offset
         textCount = count
-        self.idKind = idKind
         self.idPayload = idPayload
-        storedIdentityNumber = identity
+        kindAndIdentity = idKind.rawValue << Self.identityBits | UInt32(identityNumber + 1)
         storedContentNumber = content
     }
 

@@ -75,6 +75,27 @@ private func expectSameDifference(_ hashed: SectionedDifference, _ numbered: Sec
         }
     }
 
+    /// The numbered table keeps content numbers in 32 bits: larger ones are taken as unknown (the contents are
+    /// compared), never truncated into a false match.
+    @Test func contentNumbersBeyond32BitsGiveTheHashedDifference() async throws {
+        await propertyCheck(count: 500, input: SnapshotPair.generator()) { pair in
+            var (source, target) = numbered(pair.source, pair.target, contents: true)
+            // Every positive number moves past 2^32, where truncating to 32 bits would make them all 0: equal.
+            func widen(_ sections: inout [NumberedSection]) {
+                for s in sections.indices {
+                    for e in sections[s].elements.indices where sections[s].elements[e].contentNumber > 0 {
+                        sections[s].elements[e].contentNumber <<= 32
+                    }
+                }
+            }
+            widen(&source)
+            widen(&target)
+            expectSameDifference(
+                try SectionedDifference(from: pair.source, to: pair.target),
+                try SectionedDifference(from: source, to: target))
+        }
+    }
+
     /// Elements with equal content numbers are not compared; others are, and equal contents are no update.
     @Test func equalContentNumbersAreNotCompared() throws {
         let comparisons = ComparisonCounter()
