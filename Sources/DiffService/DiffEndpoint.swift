@@ -85,27 +85,37 @@ public enum DiffEndpoint {
         var writer = JSONWriter(
             pretty: options.pretty,
             capacity: 1024 + difference.counts.total * perChange + layoutItems * 128 + patchValues)
+        statistics.changes = difference.counts.total
         writer.beginObject()
-        difference.writeMembers(
-            into: &writer, renderings: options.renderings, reportDropped: policy == .keepFirst,
-            ids: options.ids ? SubjectIDs(request, dropped: difference.droppedDuplicates) : nil)
-        if options.changedMembers || options.renderings.contains(.jsonPatch) {
-            let sequential = difference.sequential
-            let updated = UpdatedMembers(difference, sequential: sequential, old: request.old, new: request.new)
-            if options.renderings.contains(.jsonPatch) {
-                writer.key("jsonPatch")
-                difference.writeJSONPatch(
-                    old: request.old, new: request.new, sequential: sequential, updated: updated, into: &writer)
-            }
-            if options.changedMembers {
-                writer.key("changedMembers")
-                updated.write(into: &writer)
-            }
-        }
+        // The snapshots and the difference are handed over, so that they are freed before the layouts (the
+        // answer's last member) are written: the answer is then mostly written, and its peak holds less beside it.
+        writeChanges(of: consume difference, in: consume request, options: options, into: &writer)
         if !layouts.isEmpty { SectionLayouts.write(pages, cursors: cursors, into: &writer) }
         writer.endObject()
         writer.finish()
-        statistics.changes = difference.counts.total
         return .success(writer.bytes)
+    }
+
+    /// Writes the answer's members that describe the changes: the renderings, `jsonPatch` and `changedMembers`
+    /// as `options` ask.
+    private static func writeChanges(
+        of difference: SectionedDifference, in request: DiffRequest, options: DiffOptions,
+        into writer: inout JSONWriter
+    ) {
+        difference.writeMembers(
+            into: &writer, renderings: options.renderings, reportDropped: options.duplicates == .keepFirst,
+            ids: options.ids ? SubjectIDs(request, dropped: difference.droppedDuplicates) : nil)
+        guard options.changedMembers || options.renderings.contains(.jsonPatch) else { return }
+        let sequential = difference.sequential
+        let updated = UpdatedMembers(difference, sequential: sequential, old: request.old, new: request.new)
+        if options.renderings.contains(.jsonPatch) {
+            writer.key("jsonPatch")
+            difference.writeJSONPatch(
+                old: request.old, new: request.new, sequential: sequential, updated: updated, into: &writer)
+        }
+        if options.changedMembers {
+            writer.key("changedMembers")
+            updated.write(into: &writer)
+        }
     }
 }
