@@ -86,10 +86,18 @@ public enum DiffEndpoint {
             pretty: options.pretty,
             capacity: 1024 + difference.counts.total * perChange + layoutItems * 128 + patchValues)
         statistics.changes = difference.counts.total
+        // The ids keep no item (9 bytes an item, where an item is 32), so that the snapshots can go first.
+        let ids = options.ids ? SubjectIDs(request, dropped: difference.droppedDuplicates) : nil
         writer.beginObject()
-        // The snapshots and the difference are handed over, so that they are freed before the layouts (the
-        // answer's last member) are written: the answer is then mostly written, and its peak holds less beside it.
-        writeChanges(of: consume difference, in: consume request, options: options, into: &writer)
+        if options.changedMembers || options.renderings.contains(.jsonPatch) {
+            // The snapshots and the difference are handed over, so that they are freed before the layouts (the
+            // answer's last member) are written: the answer is then mostly written, and its peak holds less.
+            writeChanges(of: consume difference, in: consume request, ids: ids, options: options, into: &writer)
+        } else {
+            _ = consume request  // nothing below reads the snapshots: they are freed before the answer is written
+            difference.writeMembers(
+                into: &writer, renderings: options.renderings, reportDropped: options.duplicates == .keepFirst, ids: ids)
+        }
         if !layouts.isEmpty { SectionLayouts.write(pages, cursors: cursors, into: &writer) }
         writer.endObject()
         writer.finish()
@@ -99,13 +107,11 @@ public enum DiffEndpoint {
     /// Writes the answer's members that describe the changes: the renderings, `jsonPatch` and `changedMembers`
     /// as `options` ask.
     private static func writeChanges(
-        of difference: SectionedDifference, in request: DiffRequest, options: DiffOptions,
+        of difference: SectionedDifference, in request: DiffRequest, ids: SubjectIDs?, options: DiffOptions,
         into writer: inout JSONWriter
     ) {
         difference.writeMembers(
-            into: &writer, renderings: options.renderings, reportDropped: options.duplicates == .keepFirst,
-            ids: options.ids ? SubjectIDs(request, dropped: difference.droppedDuplicates) : nil)
-        guard options.changedMembers || options.renderings.contains(.jsonPatch) else { return }
+            into: &writer, renderings: options.renderings, reportDropped: options.duplicates == .keepFirst, ids: ids)
         let sequential = difference.sequential
         let updated = UpdatedMembers(difference, sequential: sequential, old: request.old, new: request.new)
         if options.renderings.contains(.jsonPatch) {

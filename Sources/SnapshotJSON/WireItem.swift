@@ -86,14 +86,20 @@ public struct WireItem: Hashable, Sendable {
     /// The item's id; item ids are meant to be unique across the whole snapshot.
     ///
     /// - Complexity: O(*n*) in the length of a string id (a new `String` each time).
-    public var id: WireID {
-        switch idKind {
-        case .integer: return .integer(idPayload)
+    public var id: WireID { Self.id(idKind, payload: idPayload, in: text) }
+
+    /// How the item's id is written, and where it lies or its value (what ``SnapshotIDs`` keeps of an item).
+    var storedID: (kind: IDKind, payload: Int64) { (idKind, idPayload) }
+
+    /// The id of `kind` and `payload` (see ``storedID``) of an item read from `text`.
+    static func id(_ kind: IDKind, payload: Int64, in text: RequestText) -> WireID {
+        switch kind {
+        case .integer: return .integer(payload)
         case .inBody:
-            let place = IDPlace(payload: idPayload)
+            let place = IDPlace(payload: payload)
             return .string(text.string(at: place.offset, count: place.count))
         case .unescaped:
-            let place = IDPlace(payload: idPayload)
+            let place = IDPlace(payload: payload)
             return .string(text.unescapedID(at: place.offset, count: place.count))
         }
     }

@@ -55,6 +55,14 @@ import Testing
         #expect(request.new.sections[0].items.map(\.id) == [.string("été"), .string("a\"b")])
         #expect(request.old.sections[1].items[0].json.bytes.elementsEqual(#"{"id":"x\/y","n":1}"#.utf8))
         #expect(MemoryLayout<WireItem>.stride == 32)
+        // The ids kept without the items read back the same, by position.
+        for snapshot in [request.old, request.new] {
+            let ids = SnapshotIDs(snapshot)
+            for (s, section) in snapshot.sections.enumerated() {
+                #expect(ids.section(s) == section.id)
+                for (e, item) in section.items.enumerated() { #expect(ids.item(section: s, element: e) == item.id) }
+            }
+        }
     }
 
     @Test func integerAndStringDiffer() {
