@@ -8,12 +8,21 @@ struct Placer {
     private(set) var placed: [PlacedItem] = []
     private var columnItems: [[Int]]
 
-    init(geometry: WaterfallGeometry, continuation: Continuation?) {
+    /// A placer at the start of a section or where a page ended, with room for `capacity` items: reserved once,
+    /// since an array that grows holds its old and new copies at once.
+    init(geometry: WaterfallGeometry, continuation: Continuation?, capacity: Int) {
         self.geometry = geometry
         firstIndex = continuation?.nextIndex ?? 0
         nextY = continuation?.columnHeights ?? Array(repeating: geometry.top, count: geometry.columnCount)
         turn = continuation?.nextColumn ?? 0
-        columnItems = Array(repeating: [], count: geometry.columnCount)
+        placed.reserveCapacity(capacity)
+        // An even share each: a column given more grows (pages never touched cost no memory, a copy does).
+        let share = (capacity + geometry.columnCount - 1) / geometry.columnCount
+        columnItems = (0..<geometry.columnCount).map { _ in
+            var column: [Int] = []
+            column.reserveCapacity(share)
+            return column
+        }
     }
 
     /// The column with the smallest next y; the leading one on ties.

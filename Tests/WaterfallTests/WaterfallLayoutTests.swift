@@ -92,6 +92,21 @@ private func columns(_ page: WaterfallPage) -> [Int?] { page.items.map(\.column)
         #expect(uncapped.columnCount == 6)  // 6·150 + 5·10 = 950 ≤ 1000
     }
 
+    @Test func measuringRefusesAnItemOutOfRange() throws {
+        let geometry = try WaterfallGeometry(WaterfallSettings(containerWidth: 300, scale: 2, columns: .count(2)))
+        #expect(MeasuredItem(WaterfallItem(size: .aspectRatio(0)), in: geometry) == nil)
+        #expect(MeasuredItem(WaterfallItem(size: .fixedHeight(10), extraHeight: -1), in: geometry) == nil)
+        let measured = try #require(MeasuredItem(WaterfallItem(size: .fixedHeight(10), isFullWidth: true), in: geometry))
+        #expect(measured.height == 20 && measured.isFullWidth)
+    }
+
+    @Test func measuredLayoutRefusesAPageSizeBelowOne() throws {
+        let geometry = try WaterfallGeometry(WaterfallSettings(containerWidth: 300, scale: 1, columns: .count(2)))
+        #expect(throws: WaterfallError.invalidValues([WaterfallViolation(.setting(.pageSize), allowed: .integerAtLeast(1))])) {
+            try WaterfallLayout.layout([], geometry: geometry, pageSize: 0)
+        }
+    }
+
     @Test func continuationFromOtherSettingsIsRefused() throws {
         let first = try WaterfallLayout.layout(fixed([10, 20]), settings: twoColumns, pageSize: 1)
         var other = twoColumns
