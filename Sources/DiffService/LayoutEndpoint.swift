@@ -30,20 +30,25 @@ public enum LayoutEndpoint {
     /// What a `/layout` body asks for, decoded: made before the layout so that the body's tree is freed before
     /// the frames and the answer are made.
     private struct Input {
+        /// The values that did not decode; with the values out of range when there is one.
         var errors = FieldErrors()
+        /// The values out of range (settings, page size, items) of a body that decoded: answered after the
+        /// repeated ids and the cursor, as the engine would.
+        var violations = FieldErrors()
         var paths = WaterfallSettingPaths(settings: "settings", pageSize: "pageSize")
         var settings: WaterfallSettings?
         var pageSize: Int?
         var cursor: String?
         var pretty = false
         var ids: [WireID] = []
-        /// The items, in order, laid out as they are when no error is listed. An item that did not decode (its
-        /// errors are listed, so nothing is laid out) has a valid stand-in, which adds no violation of its own:
-        /// optionals unwrapped into a second array would hold every item (about 100 bytes) twice.
-        var items: [WaterfallItem] = []
+        /// The geometry of the settings, when they are valid.
+        var geometry: WaterfallGeometry?
+        /// The page's items (the first `pageSize`), measured, when every value is valid: 16 bytes an item where a
+        /// decoded ``WaterfallItem`` is 96.
+        var measured: [MeasuredItem] = []
     }
 
-    /// Parses and decodes a body; field errors are left in the input.
+    /// Parses and decodes a body; field errors and values out of range are left in the input.
     private static func decode(_ body: [UInt8]) throws(RequestError) -> Input {
         let document = try parseJSONDocument(body)
         var input = Input()
@@ -67,12 +72,45 @@ public enum LayoutEndpoint {
         if document.items == nil { input.errors.add("items", "missing required member") }
         let documentItems = document.items ?? []
         input.ids = documentItems.map(\.id)
-        input.items.reserveCapacity(documentItems.count)
+        // Each item is measured as it is decoded, while every value met is valid; an item beyond the page is
+        // only checked. An invalid value stops the measuring: its violations are listed afterwards.
+        input.geometry = input.settings.flatMap { try? WaterfallGeometry($0) }
+        var valid = input.geometry != nil && (input.pageSize ?? 1) >= 1
+        let pageLength = valid ? min(input.pageSize ?? documentItems.count, documentItems.count) : 0
+        input.measured.reserveCapacity(pageLength)
         for (index, item) in documentItems.enumerated() {
-            input.items.append(
-                WaterfallItem.decode(item.reader, path: itemPath(index), errors: &input.errors) ?? Self.standIn)
+            guard let decoded = WaterfallItem.decode(item.reader, path: itemPath(index), errors: &input.errors),
+                valid
+            else { continue }
+            if index < pageLength, let geometry = input.geometry, let measured = MeasuredItem(decoded, in: geometry) {
+                input.measured.append(measured)
+            } else if index >= pageLength && decoded.violations(index: index).isEmpty {
+                continue
+            } else {
+                valid = false
+            }
         }
+        if !input.errors.isEmpty || input.settings == nil {
+            // Out-of-range values are reported with the type errors, not after they are fixed.
+            addViolations(of: input, items: documentItems, to: &input.errors)
+        } else if !valid {
+            addViolations(of: input, items: documentItems, to: &input.violations)
+        }
+        if !valid { input.measured = [] }
         return input
+    }
+
+    /// Records the values of a body out of range: the settings' and the page size's, then each item's (an item
+    /// that did not decode has none), decoded again from the document.
+    private static func addViolations(of input: Input, items: [JSONDocument.Item], to errors: inout FieldErrors) {
+        if let settings = input.settings {
+            errors.add(WaterfallLayout.violations(of: settings, pageSize: input.pageSize), paths: input.paths, item: itemPath)
+        }
+        var decodingErrors = FieldErrors()  // (recorded already)
+        for (index, item) in items.enumerated() {
+            guard let decoded = WaterfallItem.decode(item.reader, path: itemPath(index), errors: &decodingErrors) else { continue }
+            errors.add(decoded.violations(index: index), paths: input.paths, item: itemPath)
+        }
     }
 
     /// The response body for a request body, or the problem.
@@ -83,17 +121,7 @@ public enum LayoutEndpoint {
         } catch {
             return .failure(error.problem)
         }
-        let paths = input.paths, pageSize = input.pageSize, items = input.items
-        guard input.errors.isEmpty, let settings = input.settings else {
-            // Out-of-range values are reported with the type errors, not after they are fixed.
-            if let settings = input.settings {
-                input.errors.add(WaterfallLayout.violations(of: settings, pageSize: pageSize), paths: paths, item: itemPath)
-            }
-            for (index, item) in items.enumerated() {
-                input.errors.add(item.violations(index: index), paths: paths, item: itemPath)
-            }
-            return .failure(input.errors.problem)
-        }
+        guard input.errors.isEmpty, input.settings != nil else { return .failure(input.errors.problem) }
         if let problem = duplicateProblem(input.ids, path: itemPath, snapshot: nil) {
             return .failure(problem)
         }
@@ -105,13 +133,14 @@ public enum LayoutEndpoint {
                 return .failure(error.problem(path: "cursor"))
             }
         }
+        guard input.violations.isEmpty, let geometry = input.geometry else { return .failure(input.violations.problem) }
         let page: WaterfallPage
         do {
-            page = try WaterfallLayout.layout(
-                items, settings: settings, after: continuation, pageSize: pageSize)
+            page = try WaterfallLayout.layout(input.measured, geometry: geometry, after: continuation, pageSize: input.pageSize)
         } catch {
-            return .failure(error.problem(paths: paths, item: itemPath, cursor: "cursor"))
+            return .failure(error.problem(paths: input.paths, item: itemPath, cursor: "cursor"))
         }
+        input.measured = []  // (freed before the answer is written)
         // ~80 bytes a frame plus the id twice (frame and column list): reserved once, since a buffer that doubles
         // holds its old and new copies at once (pages it never touches cost no memory).
         var writer = JSONWriter(pretty: input.pretty, capacity: 128 + page.items.count * (input.pretty ? 192 : 128))
@@ -121,9 +150,6 @@ public enum LayoutEndpoint {
         writer.finish()
         return .success(writer.bytes)
     }
-
-    /// What stands for an item that did not decode: valid, so that it adds no violation to the item's own errors.
-    private static let standIn = WaterfallItem(size: .aspectRatio(1))
 
     /// The path of the item at an index.
     private static func itemPath(_ index: Int) -> String { JSONPath.element(index, of: "items") }
