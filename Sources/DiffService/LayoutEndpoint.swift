@@ -141,9 +141,9 @@ public enum LayoutEndpoint {
             return .failure(error.problem(paths: input.paths, item: itemPath, cursor: "cursor"))
         }
         input.measured = []  // (freed before the answer is written)
-        // ~80 bytes a frame plus the id twice (frame and column list): reserved once, since a buffer that doubles
-        // holds its old and new copies at once (pages it never touches cost no memory).
-        var writer = JSONWriter(pretty: input.pretty, capacity: 128 + page.items.count * (input.pretty ? 192 : 128))
+        var writer = JSONWriter(
+            pretty: input.pretty,
+            capacity: page.answerCapacity(ids: input.ids[..<page.items.count], pretty: input.pretty))
         writer.beginObject()
         page.writeMembers(into: &writer, ids: input.ids, cursor: page.continuation.map(cursors.seal))
         writer.endObject()

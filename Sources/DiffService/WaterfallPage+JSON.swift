@@ -59,4 +59,39 @@ extension WaterfallPage {
         writer.member("contentHeight", points(contentHeight))
         if let cursor { writer.member("nextCursor", cursor) }
     }
+
+    /// At least the bytes ``writeMembers(into:ids:cursor:)`` and the enclosing object take for this page: reserved
+    /// once, since a buffer that doubles holds its old and new copies at once (pages it never touches cost no
+    /// memory).
+    ///
+    /// - Parameters:
+    ///   - ids: The ids of the page's items, in order.
+    ///   - pretty: Whether the answer is pretty-printed.
+    /// - Complexity: O(p + b) for p items whose string ids have b UTF-8 bytes.
+    func answerCapacity(ids: ArraySlice<WireID>, pretty: Bool) -> Int {
+        // An item's line, pretty: `    {"id": …, "column": null, "frame": {"x": …, "y": …, "width": …, "height": …}},`
+        // and a newline (78 bytes) with four numbers of at most 24 characters ("-2.2250738585072014e-308"); compact,
+        // 61. Its id is written twice: in its frame, and in its column's list after ", ". Each column adds its
+        // brackets, line and height; the rest (names, the cursor) is under 4 KiB.
+        let perItem = (pretty ? 78 + 2 : 61 + 1) + 4 * 24
+        var capacity = 4096 + geometry.columnCount * 64 + items.count * perItem
+        for id in ids { capacity += 2 * id.writtenLengthBound }
+        return capacity
+    }
+}
+
+extension WireID {
+    /// At least the bytes of the id as JSON: an integer's 20 at most, a string's bytes quoted, 6 for a control
+    /// character (`\u001f`), 2 for a quote or a backslash.
+    fileprivate var writtenLengthBound: Int {
+        switch self {
+        case .integer: return 20
+        case .string(let string):
+            var length = 2
+            for byte in string.utf8 {
+                length += byte < 0x20 ? 6 : byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") ? 2 : 1
+            }
+            return length
+        }
+    }
 }

@@ -142,6 +142,24 @@ import Waterfall
         #expect(try errorPaths(#"{"settings": {"containerWidth": 300}, "items": \#(unique), "pageSize": 0}"#) == ["pageSize", "items[2].aspectRatio"])
     }
 
+    /// The answer is reserved once: its estimate is at least what is written, whatever the ids and the numbers.
+    @Test(arguments: [false, true])
+    func answerFitsItsReservation(pretty: Bool) throws {
+        let settings = WaterfallSettings(
+            containerWidth: 100_000, scale: 3, columns: .count(64), columnSpacing: ExactDecimal(1), itemSpacing: 100_000)
+        let items = (0..<300).map { WaterfallItem(size: .fixedHeight(100_000), extraHeight: ExactDecimal(Double($0 % 7) + 0.1), isFullWidth: $0 % 50 == 0) }
+        let ids: [WireID] = (0..<300).map {
+            $0 % 3 == 0 ? .integer(Int64.min + Int64($0)) : .string(String(repeating: "\"\\\u{1}é", count: $0 % 5))
+        }
+        let page = try WaterfallLayout.layout(items, settings: settings)
+        var writer = JSONWriter(pretty: pretty, capacity: 0)
+        writer.beginObject()
+        page.writeMembers(into: &writer, ids: ids, cursor: page.continuation.map(CursorCodec(secret: "test").seal))
+        writer.endObject()
+        writer.finish()
+        #expect(writer.bytes.count <= page.answerCapacity(ids: ids[...], pretty: pretty))
+    }
+
     /// In `/diff`, every layout's offending values are listed, in the new and the old section.
     @Test func diffLayoutsNameEveryOutOfRangeValue() throws {
         try withService { service in
