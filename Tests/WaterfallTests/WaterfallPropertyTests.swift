@@ -114,7 +114,7 @@ private let settingsGenerator = zip(
                     #expect(page.columnHeights == whole.columnHeights)
                 }
             } while !rest.isEmpty
-            #expect(pages == whole.items)
+            #expect(pages == Array(whole.items))
             #expect(continuation == whole.continuation)
         }
     }

@@ -1,0 +1,68 @@
+/// The items of a page in input order, as ``PlacedItem``s: stored as 16 bytes an item (its y, its height and its
+/// column), where a ``PlacedItem`` is 56. An item's number follows from its position, its frame's x and width
+/// from its column and the geometry.
+public struct PlacedItems: RandomAccessCollection, Hashable, Sendable {
+    /// Where one item went.
+    struct Slot: Hashable, Sendable {
+        /// The frame's top edge in pixels.
+        var y: Int
+        /// The frame's height in pixels. A valid item is at most 100 times the container's width tall (800,000
+        /// pixels) plus an extra height of at most 800,000 pixels: far below `Int32.max`.
+        var height: Int32
+        /// The column, or -1 for a full-width item (there are at most 64 columns).
+        var column: Int8
+    }
+
+    private let geometry: WaterfallGeometry
+    /// The number of the first item (counting every page before this one).
+    private let firstIndex: Int
+    private(set) var slots: [Slot]
+
+    /// No items yet, with room for `capacity`, numbered from `firstIndex`.
+    init(geometry: WaterfallGeometry, firstIndex: Int, capacity: Int) {
+        self.geometry = geometry
+        self.firstIndex = firstIndex
+        slots = []
+        slots.reserveCapacity(capacity)
+    }
+
+    /// Adds the next item: in `column` (`nil` for a full-width item), at `y`, `height` pixels tall.
+    mutating func append(column: Int?, y: Int, height: Int) {
+        slots.append(Slot(y: y, height: Int32(height), column: Int8(column ?? -1)))
+    }
+
+    /// The first position, 0.
+    public var startIndex: Int { 0 }
+    /// One past the last position: the number of items.
+    public var endIndex: Int { slots.count }
+
+    /// The item at a position (0 for the page's first item).
+    ///
+    /// - Complexity: O(1).
+    public subscript(position: Int) -> PlacedItem {
+        let slot = slots[position]
+        let height = Int(slot.height)
+        guard slot.column >= 0 else {
+            let frame = PixelRect(x: geometry.fullWidthX, y: slot.y, width: geometry.fullWidth, height: height)
+            return PlacedItem(index: firstIndex + position, column: nil, frame: frame)
+        }
+        let column = Int(slot.column)
+        let frame = PixelRect(x: geometry.columnX(column), y: slot.y, width: geometry.columnWidth, height: height)
+        return PlacedItem(index: firstIndex + position, column: column, frame: frame)
+    }
+
+    /// Whether both hold the same items (as arrays of ``PlacedItem`` compare).
+    ///
+    /// - Complexity: O(n).
+    public static func == (lhs: PlacedItems, rhs: PlacedItems) -> Bool {
+        lhs.elementsEqual(rhs)
+    }
+
+    /// Hashes the items (consistent with ``==(_:_:)``).
+    ///
+    /// - Parameter hasher: The hasher to feed.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(count)
+        for item in self { hasher.combine(item) }
+    }
+}
