@@ -13,14 +13,22 @@ public struct PlacedItems: RandomAccessCollection, Hashable, Sendable {
         var column: Int8
     }
 
-    private let geometry: WaterfallGeometry
+    /// What the frames' x and width follow from (the geometry's, kept as integers: the geometry is hundreds of bytes).
+    private let columnWidth: Int, fullWidth: Int, fullWidthX: Int
+    /// ``WaterfallGeometry/columnX(_:)`` of column 0, and what each further column adds to it (negative from right
+    /// to left): the columns are evenly spaced.
+    private let firstColumnX: Int, columnStep: Int
     /// The number of the first item (counting every page before this one).
     private let firstIndex: Int
     private(set) var slots: [Slot]
 
     /// No items yet, with room for `capacity`, numbered from `firstIndex`.
     init(geometry: WaterfallGeometry, firstIndex: Int, capacity: Int) {
-        self.geometry = geometry
+        columnWidth = geometry.columnWidth
+        fullWidth = geometry.fullWidth
+        fullWidthX = geometry.fullWidthX
+        firstColumnX = geometry.columnX(0)
+        columnStep = geometry.columnX(1) - firstColumnX
         self.firstIndex = firstIndex
         slots = []
         slots.reserveCapacity(capacity)
@@ -43,11 +51,11 @@ public struct PlacedItems: RandomAccessCollection, Hashable, Sendable {
         let slot = slots[position]
         let height = Int(slot.height)
         guard slot.column >= 0 else {
-            let frame = PixelRect(x: geometry.fullWidthX, y: slot.y, width: geometry.fullWidth, height: height)
+            let frame = PixelRect(x: fullWidthX, y: slot.y, width: fullWidth, height: height)
             return PlacedItem(index: firstIndex + position, column: nil, frame: frame)
         }
         let column = Int(slot.column)
-        let frame = PixelRect(x: geometry.columnX(column), y: slot.y, width: geometry.columnWidth, height: height)
+        let frame = PixelRect(x: firstColumnX + column * columnStep, y: slot.y, width: columnWidth, height: height)
         return PlacedItem(index: firstIndex + position, column: column, frame: frame)
     }
 
