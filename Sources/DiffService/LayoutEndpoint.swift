@@ -141,14 +141,64 @@ public enum LayoutEndpoint {
             return .failure(error.problem(paths: input.paths, item: itemPath, cursor: "cursor"))
         }
         input.measured = []  // (freed before the answer is written)
+        let written = WrittenIDs(input.ids[..<page.items.count])
+        if written != nil { input.ids = [] }
+        let idsLength = written?.length ?? input.ids[..<page.items.count].reduce(0) { $0 + $1.writtenLengthBound }
+        let cursor = page.continuation.map(cursors.seal)
         var writer = JSONWriter(
-            pretty: input.pretty,
-            capacity: page.answerCapacity(ids: input.ids[..<page.items.count], pretty: input.pretty))
+            pretty: input.pretty, capacity: page.answerCapacity(idsLength: idsLength, pretty: input.pretty))
         writer.beginObject()
-        page.writeMembers(into: &writer, ids: input.ids, cursor: page.continuation.map(cursors.seal))
+        if let written {
+            page.writeMembers(into: &writer, cursor: cursor) { offset, writer in written.write(offset, into: &writer) }
+        } else {
+            page.writeMembers(into: &writer, ids: input.ids, cursor: cursor)
+        }
         writer.endObject()
         writer.finish()
         return .success(writer.bytes)
+    }
+
+    /// A page's ids as JSON text, one after the other, and where each ends: about 10 bytes for an id of a few
+    /// characters, where a ``WireID`` takes 24.
+    private struct WrittenIDs {
+        private var text: [UInt8] = []
+        private var ends: [UInt32] = []
+        /// The bytes of the ids together.
+        var length: Int { text.count }
+
+        /// The ids written as ``WireID/write(into:)`` writes them; `nil` unless that takes less memory than the
+        /// ids (once freed, their array comes back to the system, but a long string id's own object stays in the
+        /// heap's free lists, so ids of more than a dozen bytes are better kept), or when their text passes 4 GiB.
+        ///
+        /// - Complexity: O(n + b) for n ids whose string ids have b UTF-8 bytes.
+        init?(_ ids: ArraySlice<WireID>) {
+            var length = 0  // (escapes aside)
+            for id in ids {
+                switch id {
+                case .string(let string): length += string.utf8.count + 2
+                case .integer(let integer): length += String(integer).utf8.count
+                }
+            }
+            guard length + MemoryLayout<UInt32>.stride * ids.count < MemoryLayout<WireID>.stride * ids.count else {
+                return nil
+            }
+            text.reserveCapacity(length)
+            ends.reserveCapacity(ids.count)
+            for id in ids {
+                switch id {
+                case .string(let string): JSONString.appendQuoted(string, to: &text)
+                case .integer(let integer): text.append(contentsOf: String(integer).utf8)
+                }
+                guard let end = UInt32(exactly: text.count) else { return nil }
+                ends.append(end)
+            }
+        }
+
+        /// Writes the id at an offset, as one value.
+        func write(_ offset: Int, into writer: inout JSONWriter) {
+            let start = offset == 0 ? 0 : Int(ends[offset - 1])
+            writer.json(text[start..<Int(ends[offset])])
+        }
     }
 
     /// The path of the item at an index.
@@ -175,5 +225,25 @@ public enum LayoutEndpoint {
         }
         problem.duplicateCount = count
         return problem
+    }
+}
+
+extension WireID {
+    /// At least the bytes of the id as JSON: an integer's 20 at most, a string's bytes quoted, 6 for a control
+    /// character (`\u001f`), 2 for a quote or a backslash.
+    ///
+    /// - Complexity: O(*n*) in the length of a string id.
+    fileprivate var writtenLengthBound: Int {
+        switch self {
+        case .integer: return 20
+        case .string(let string):
+            let span = string.utf8.span
+            var length = 2
+            for index in span.indices {
+                let byte = span[index]
+                length += byte < 0x20 ? 6 : byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") ? 2 : 1
+            }
+            return length
+        }
     }
 }

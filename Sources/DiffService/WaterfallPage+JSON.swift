@@ -11,6 +11,17 @@ extension WaterfallPage {
     ///   - ids: The ids of the items given, in order (the page's first item is `ids[0]`).
     ///   - cursor: The sealed continuation, for append-stable strategies.
     func writeMembers(into writer: inout JSONWriter, ids: [WireID], cursor: String?) {
+        writeMembers(into: &writer, cursor: cursor) { offset, writer in ids[offset].write(into: &writer) }
+    }
+
+    /// Writes the page as the members of a layout object, as ``writeMembers(into:ids:cursor:)`` does, each id
+    /// written by `writeID`.
+    ///
+    /// - Parameters:
+    ///   - writer: The writer, inside an object.
+    ///   - cursor: The sealed continuation, for append-stable strategies.
+    ///   - writeID: Writes the id of the item at an offset among the items given (the page's first item is at 0).
+    func writeMembers(into writer: inout JSONWriter, cursor: String?, writeID: (Int, inout JSONWriter) -> Void) {
         let scale = geometry.settings.scale.doubleValue
         let first = items.first?.index ?? continuation?.nextIndex ?? 0
         func points(_ pixels: Int) -> Double { Double(pixels) / scale }
@@ -26,7 +37,7 @@ extension WaterfallPage {
             writer.inline { writer in
                 writer.beginObject()
                 writer.key("id")
-                ids[placed.index - first].write(into: &writer)
+                writeID(placed.index - first, &writer)
                 writer.key("column")
                 if let column = placed.column { writer.value(column) } else { writer.null() }
                 writer.key("frame")
@@ -45,7 +56,7 @@ extension WaterfallPage {
         for column in columnItems {
             writer.inline { writer in
                 writer.beginArray()
-                for index in column { ids[index - first].write(into: &writer) }
+                for index in column { writeID(index - first, &writer) }
                 writer.endArray()
             }
         }
@@ -65,33 +76,15 @@ extension WaterfallPage {
     /// memory).
     ///
     /// - Parameters:
-    ///   - ids: The ids of the page's items, in order.
+    ///   - idsLength: The bytes of the page's ids as written, together.
     ///   - pretty: Whether the answer is pretty-printed.
-    /// - Complexity: O(p + b) for p items whose string ids have b UTF-8 bytes.
-    func answerCapacity(ids: ArraySlice<WireID>, pretty: Bool) -> Int {
+    /// - Complexity: O(1).
+    func answerCapacity(idsLength: Int, pretty: Bool) -> Int {
         // An item's line, pretty: `    {"id": …, "column": null, "frame": {"x": …, "y": …, "width": …, "height": …}},`
         // and a newline (78 bytes) with four numbers of at most 24 characters ("-2.2250738585072014e-308"); compact,
         // 61. Its id is written twice: in its frame, and in its column's list after ", ". Each column adds its
         // brackets, line and height; the rest (names, the cursor) is under 4 KiB.
         let perItem = (pretty ? 78 + 2 : 61 + 1) + 4 * 24
-        var capacity = 4096 + geometry.columnCount * 64 + items.count * perItem
-        for id in ids { capacity += 2 * id.writtenLengthBound }
-        return capacity
-    }
-}
-
-extension WireID {
-    /// At least the bytes of the id as JSON: an integer's 20 at most, a string's bytes quoted, 6 for a control
-    /// character (`\u001f`), 2 for a quote or a backslash.
-    fileprivate var writtenLengthBound: Int {
-        switch self {
-        case .integer: return 20
-        case .string(let string):
-            var length = 2
-            for byte in string.utf8 {
-                length += byte < 0x20 ? 6 : byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") ? 2 : 1
-            }
-            return length
-        }
+        return 4096 + geometry.columnCount * 64 + items.count * perItem + 2 * idsLength
     }
 }
