@@ -148,10 +148,10 @@ public enum LayoutEndpoint {
         var writer = JSONWriter(
             pretty: input.pretty, capacity: page.answerCapacity(idsLength: idsLength, pretty: input.pretty))
         writer.beginObject()
-        if let written {
-            page.writeMembers(into: &writer, cursor: cursor) { offset, writer in written.write(offset, into: &writer) }
+        if let written {  // (the page given up: its items go once written)
+            (consume page).writeMembers(into: &writer, cursor: cursor) { offset, writer in written.write(offset, into: &writer) }
         } else {
-            page.writeMembers(into: &writer, ids: input.ids, cursor: cursor)
+            (consume page).writeMembers(into: &writer, cursor: cursor) { offset, writer in input.ids[offset].write(into: &writer) }
         }
         writer.endObject()
         writer.finish()

@@ -11,17 +11,18 @@ extension WaterfallPage {
     ///   - ids: The ids of the items given, in order (the page's first item is `ids[0]`).
     ///   - cursor: The sealed continuation, for append-stable strategies.
     func writeMembers(into writer: inout JSONWriter, ids: [WireID], cursor: String?) {
-        writeMembers(into: &writer, cursor: cursor) { offset, writer in ids[offset].write(into: &writer) }
+        self.writeMembers(into: &writer, cursor: cursor) { offset, writer in ids[offset].write(into: &writer) }
     }
 
     /// Writes the page as the members of a layout object, as ``writeMembers(into:ids:cursor:)`` does, each id
-    /// written by `writeID`.
+    /// written by `writeID`. A page given up by its caller lets its items go once they are written, before the
+    /// columns: the answer's last bytes are its largest moment.
     ///
     /// - Parameters:
     ///   - writer: The writer, inside an object.
     ///   - cursor: The sealed continuation, for append-stable strategies.
     ///   - writeID: Writes the id of the item at an offset among the items given (the page's first item is at 0).
-    func writeMembers(into writer: inout JSONWriter, cursor: String?, writeID: (Int, inout JSONWriter) -> Void) {
+    consuming func writeMembers(into writer: inout JSONWriter, cursor: String?, writeID: (Int, inout JSONWriter) -> Void) {
         let scale = geometry.settings.scale.doubleValue
         let first = items.first?.index ?? continuation?.nextIndex ?? 0
         func points(_ pixels: Int) -> Double { Double(pixels) / scale }
@@ -51,6 +52,7 @@ extension WaterfallPage {
             }
         }
         writer.endArray()
+        items = PlacedItems()
         writer.key("columns")
         writer.beginArray()
         for column in columnItems {

@@ -22,6 +22,17 @@ public struct PlacedItems: RandomAccessCollection, Hashable, Sendable {
     private let firstIndex: Int
     private(set) var slots: [Slot]
 
+    /// No items.
+    public init() {
+        columnWidth = 1
+        fullWidth = 1
+        fullWidthX = 0
+        firstColumnX = 0
+        columnStep = 0
+        firstIndex = 0
+        slots = []
+    }
+
     /// No items yet, with room for `capacity`, numbered from `firstIndex`.
     init(geometry: WaterfallGeometry, firstIndex: Int, capacity: Int) {
         columnWidth = geometry.columnWidth
