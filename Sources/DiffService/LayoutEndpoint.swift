@@ -70,31 +70,32 @@ public enum LayoutEndpoint {
         }
         if !hasSettings { input.errors.add("settings", "missing required member") }
         if document.items == nil { input.errors.add("items", "missing required member") }
-        let documentItems = document.items ?? []
-        input.ids = documentItems.map(\.id)
+        input.ids = document.items?.ids ?? []  // (shared with the document, not copied)
         // Each item is measured as it is decoded, while every value met is valid; an item beyond the page is
         // only checked. An invalid value stops the measuring: its violations are listed afterwards.
         input.geometry = input.settings.flatMap { try? WaterfallGeometry($0) }
         var valid = input.geometry != nil && (input.pageSize ?? 1) >= 1
-        let pageLength = valid ? min(input.pageSize ?? documentItems.count, documentItems.count) : 0
-        input.measured.reserveCapacity(pageLength)
-        for (index, item) in documentItems.enumerated() {
-            guard let decoded = WaterfallItem.decode(item.reader, path: itemPath(index), errors: &input.errors),
-                valid
-            else { continue }
-            if index < pageLength, let geometry = input.geometry, let measured = MeasuredItem(decoded, in: geometry) {
-                input.measured.append(measured)
-            } else if index >= pageLength && decoded.violations(index: index).isEmpty {
-                continue
-            } else {
-                valid = false
+        if let items = document.items {
+            let pageLength = valid ? min(input.pageSize ?? items.count, items.count) : 0
+            input.measured.reserveCapacity(pageLength)
+            for (index, item) in items.enumerated() {
+                guard let decoded = WaterfallItem.decode(item.reader, path: itemPath(index), errors: &input.errors),
+                    valid
+                else { continue }
+                if index < pageLength, let geometry = input.geometry, let measured = MeasuredItem(decoded, in: geometry) {
+                    input.measured.append(measured)
+                } else if index >= pageLength && decoded.violations(index: index).isEmpty {
+                    continue
+                } else {
+                    valid = false
+                }
             }
         }
         if !input.errors.isEmpty || input.settings == nil {
             // Out-of-range values are reported with the type errors, not after they are fixed.
-            addViolations(of: input, items: documentItems, to: &input.errors)
+            addViolations(of: input, items: document.items, to: &input.errors)
         } else if !valid {
-            addViolations(of: input, items: documentItems, to: &input.violations)
+            addViolations(of: input, items: document.items, to: &input.violations)
         }
         if !valid { input.measured = [] }
         return input
@@ -102,11 +103,12 @@ public enum LayoutEndpoint {
 
     /// Records the values of a body out of range: the settings' and the page size's, then each item's (an item
     /// that did not decode has none), decoded again from the document.
-    private static func addViolations(of input: Input, items: [JSONDocument.Item], to errors: inout FieldErrors) {
+    private static func addViolations(of input: Input, items: JSONDocument.Items?, to errors: inout FieldErrors) {
         if let settings = input.settings {
             errors.add(WaterfallLayout.violations(of: settings, pageSize: input.pageSize), paths: input.paths, item: itemPath)
         }
         var decodingErrors = FieldErrors()  // (recorded already)
+        guard let items else { return }
         for (index, item) in items.enumerated() {
             guard let decoded = WaterfallItem.decode(item.reader, path: itemPath(index), errors: &decodingErrors) else { continue }
             errors.add(decoded.violations(index: index), paths: input.paths, item: itemPath)
