@@ -30,20 +30,25 @@ public enum LayoutEndpoint {
     /// What a `/layout` body asks for, decoded: made before the layout so that the body's tree is freed before
     /// the frames and the answer are made.
     private struct Input {
+        /// The values that did not decode; with the values out of range when there is one.
         var errors = FieldErrors()
+        /// The values out of range (settings, page size, items) of a body that decoded: answered after the
+        /// repeated ids and the cursor, as the engine would.
+        var violations = FieldErrors()
         var paths = WaterfallSettingPaths(settings: "settings", pageSize: "pageSize")
         var settings: WaterfallSettings?
         var pageSize: Int?
         var cursor: String?
         var pretty = false
         var ids: [WireID] = []
-        /// The items, in order, laid out as they are when no error is listed. An item that did not decode (its
-        /// errors are listed, so nothing is laid out) has a valid stand-in, which adds no violation of its own:
-        /// optionals unwrapped into a second array would hold every item (about 100 bytes) twice.
-        var items: [WaterfallItem] = []
+        /// The geometry of the settings, when they are valid.
+        var geometry: WaterfallGeometry?
+        /// The page's items (the first `pageSize`), measured, when every value is valid: 16 bytes an item where a
+        /// decoded ``WaterfallItem`` is 96.
+        var measured: [MeasuredItem] = []
     }
 
-    /// Parses and decodes a body; field errors are left in the input.
+    /// Parses and decodes a body; field errors and values out of range are left in the input.
     private static func decode(_ body: [UInt8]) throws(RequestError) -> Input {
         let document = try parseJSONDocument(body)
         var input = Input()
@@ -65,14 +70,49 @@ public enum LayoutEndpoint {
         }
         if !hasSettings { input.errors.add("settings", "missing required member") }
         if document.items == nil { input.errors.add("items", "missing required member") }
-        let documentItems = document.items ?? []
-        input.ids = documentItems.map(\.id)
-        input.items.reserveCapacity(documentItems.count)
-        for (index, item) in documentItems.enumerated() {
-            input.items.append(
-                WaterfallItem.decode(item.reader, path: itemPath(index), errors: &input.errors) ?? Self.standIn)
+        input.ids = document.items?.ids ?? []  // (shared with the document, not copied)
+        // Each item is measured as it is decoded, while every value met is valid; an item beyond the page is
+        // only checked. An invalid value stops the measuring: its violations are listed afterwards.
+        input.geometry = input.settings.flatMap { try? WaterfallGeometry($0) }
+        var valid = input.geometry != nil && (input.pageSize ?? 1) >= 1
+        if let items = document.items {
+            let pageLength = valid ? min(input.pageSize ?? items.count, items.count) : 0
+            input.measured.reserveCapacity(pageLength)
+            for (index, item) in items.enumerated() {
+                guard let decoded = WaterfallItem.decode(item.reader, path: itemPath(index), errors: &input.errors),
+                    valid
+                else { continue }
+                if index < pageLength, let geometry = input.geometry, let measured = MeasuredItem(decoded, in: geometry) {
+                    input.measured.append(measured)
+                } else if index >= pageLength && decoded.violations(index: index).isEmpty {
+                    continue
+                } else {
+                    valid = false
+                }
+            }
         }
+        if !input.errors.isEmpty || input.settings == nil {
+            // Out-of-range values are reported with the type errors, not after they are fixed.
+            addViolations(of: input, items: document.items, to: &input.errors)
+        } else if !valid {
+            addViolations(of: input, items: document.items, to: &input.violations)
+        }
+        if !valid { input.measured = [] }
         return input
+    }
+
+    /// Records the values of a body out of range: the settings' and the page size's, then each item's (an item
+    /// that did not decode has none), decoded again from the document.
+    private static func addViolations(of input: Input, items: JSONDocument.Items?, to errors: inout FieldErrors) {
+        if let settings = input.settings {
+            errors.add(WaterfallLayout.violations(of: settings, pageSize: input.pageSize), paths: input.paths, item: itemPath)
+        }
+        var decodingErrors = FieldErrors()  // (recorded already)
+        guard let items else { return }
+        for (index, item) in items.enumerated() {
+            guard let decoded = WaterfallItem.decode(item.reader, path: itemPath(index), errors: &decodingErrors) else { continue }
+            errors.add(decoded.violations(index: index), paths: input.paths, item: itemPath)
+        }
     }
 
     /// The response body for a request body, or the problem.
@@ -83,17 +123,7 @@ public enum LayoutEndpoint {
         } catch {
             return .failure(error.problem)
         }
-        let paths = input.paths, pageSize = input.pageSize, items = input.items
-        guard input.errors.isEmpty, let settings = input.settings else {
-            // Out-of-range values are reported with the type errors, not after they are fixed.
-            if let settings = input.settings {
-                input.errors.add(WaterfallLayout.violations(of: settings, pageSize: pageSize), paths: paths, item: itemPath)
-            }
-            for (index, item) in items.enumerated() {
-                input.errors.add(item.violations(index: index), paths: paths, item: itemPath)
-            }
-            return .failure(input.errors.problem)
-        }
+        guard input.errors.isEmpty, input.settings != nil else { return .failure(input.errors.problem) }
         if let problem = duplicateProblem(input.ids, path: itemPath, snapshot: nil) {
             return .failure(problem)
         }
@@ -105,25 +135,73 @@ public enum LayoutEndpoint {
                 return .failure(error.problem(path: "cursor"))
             }
         }
+        guard input.violations.isEmpty, let geometry = input.geometry else { return .failure(input.violations.problem) }
         let page: WaterfallPage
         do {
-            page = try WaterfallLayout.layout(
-                items, settings: settings, after: continuation, pageSize: pageSize)
+            page = try WaterfallLayout.layout(input.measured, geometry: geometry, after: continuation, pageSize: input.pageSize)
         } catch {
-            return .failure(error.problem(paths: paths, item: itemPath, cursor: "cursor"))
+            return .failure(error.problem(paths: input.paths, item: itemPath, cursor: "cursor"))
         }
-        // ~80 bytes a frame plus the id twice (frame and column list): reserved once, since a buffer that doubles
-        // holds its old and new copies at once (pages it never touches cost no memory).
-        var writer = JSONWriter(pretty: input.pretty, capacity: 128 + page.items.count * (input.pretty ? 192 : 128))
+        input.measured = []  // (freed before the answer is written)
+        let written = WrittenIDs(input.ids[..<page.items.count])
+        if written != nil { input.ids = [] }
+        let idsLength = written?.length ?? input.ids[..<page.items.count].reduce(0) { $0 + $1.writtenLengthBound }
+        let cursor = page.continuation.map(cursors.seal)
+        var writer = JSONWriter(
+            pretty: input.pretty, capacity: page.answerCapacity(idsLength: idsLength, pretty: input.pretty))
         writer.beginObject()
-        page.writeMembers(into: &writer, ids: input.ids, cursor: page.continuation.map(cursors.seal))
+        if let written {  // (the page given up: its items go once written)
+            (consume page).writeMembers(into: &writer, cursor: cursor) { offset, writer in written.write(offset, into: &writer) }
+        } else {
+            (consume page).writeMembers(into: &writer, cursor: cursor) { offset, writer in input.ids[offset].write(into: &writer) }
+        }
         writer.endObject()
         writer.finish()
         return .success(writer.bytes)
     }
 
-    /// What stands for an item that did not decode: valid, so that it adds no violation to the item's own errors.
-    private static let standIn = WaterfallItem(size: .aspectRatio(1))
+    /// A page's ids as JSON text, one after the other, and where each ends: about 10 bytes for an id of a few
+    /// characters, where a ``WireID`` takes 24.
+    private struct WrittenIDs {
+        private var text: [UInt8] = []
+        private var ends: [UInt32] = []
+        /// The bytes of the ids together.
+        var length: Int { text.count }
+
+        /// The ids written as ``WireID/write(into:)`` writes them; `nil` unless that takes less memory than the
+        /// ids (once freed, their array comes back to the system, but a long string id's own object stays in the
+        /// heap's free lists, so ids of more than a dozen bytes are better kept), or when their text passes 4 GiB.
+        ///
+        /// - Complexity: O(n + b) for n ids whose string ids have b UTF-8 bytes.
+        init?(_ ids: ArraySlice<WireID>) {
+            var length = 0  // (escapes aside)
+            for id in ids {
+                switch id {
+                case .string(let string): length += string.utf8.count + 2
+                case .integer(let integer): length += String(integer).utf8.count
+                }
+            }
+            guard length + MemoryLayout<UInt32>.stride * ids.count < MemoryLayout<WireID>.stride * ids.count else {
+                return nil
+            }
+            text.reserveCapacity(length)
+            ends.reserveCapacity(ids.count)
+            for id in ids {
+                switch id {
+                case .string(let string): JSONString.appendQuoted(string, to: &text)
+                case .integer(let integer): text.append(contentsOf: String(integer).utf8)
+                }
+                guard let end = UInt32(exactly: text.count) else { return nil }
+                ends.append(end)
+            }
+        }
+
+        /// Writes the id at an offset, as one value.
+        func write(_ offset: Int, into writer: inout JSONWriter) {
+            let start = offset == 0 ? 0 : Int(ends[offset - 1])
+            writer.json(text[start..<Int(ends[offset])])
+        }
+    }
 
     /// The path of the item at an index.
     private static func itemPath(_ index: Int) -> String { JSONPath.element(index, of: "items") }
@@ -149,5 +227,25 @@ public enum LayoutEndpoint {
         }
         problem.duplicateCount = count
         return problem
+    }
+}
+
+extension WireID {
+    /// At least the bytes of the id as JSON: an integer's 20 at most, a string's bytes quoted, 6 for a control
+    /// character (`\u001f`), 2 for a quote or a backslash.
+    ///
+    /// - Complexity: O(*n*) in the length of a string id.
+    fileprivate var writtenLengthBound: Int {
+        switch self {
+        case .integer: return 20
+        case .string(let string):
+            let span = string.utf8.span
+            var length = 2
+            for index in span.indices {
+                let byte = span[index]
+                length += byte < 0x20 ? 6 : byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") ? 2 : 1
+            }
+            return length
+        }
     }
 }

@@ -8,10 +8,37 @@ public struct JSONDocument: Sendable {
         public let reader: JSONReader
     }
 
+    /// The elements of `"items"`, in order: their ids in one array, and where each object is in the tree (4 bytes
+    /// an item, where a reader is 16), so that a long list costs little more than its ids.
+    public struct Items: RandomAccessCollection, Sendable {
+        /// Each item's id, in order.
+        public let ids: [WireID]
+        private let tree: JSONTree
+        private let places: [UInt32]
+
+        init(ids: [WireID], tree: JSONTree, places: [UInt32]) {
+            self.ids = ids
+            self.tree = tree
+            self.places = places
+        }
+
+        /// The first position, 0.
+        public var startIndex: Int { 0 }
+        /// One past the last position: the number of items.
+        public var endIndex: Int { ids.count }
+
+        /// The item at a position: its id and a reader at its object.
+        ///
+        /// - Complexity: O(1).
+        public subscript(position: Int) -> Item {
+            Item(id: ids[position], reader: JSONReader(tree, at: Int(places[position])))
+        }
+    }
+
     /// A reader at the root object (its `"items"` member included).
     public let root: JSONReader
     /// The root's `"items"`, when present.
-    public let items: [Item]?
+    public let items: Items?
 
     /// The document in `tree`, or the violations of its schema (the root is an object, `"items"` an array of
     /// objects, each with an id: a string, or an integer written without fraction or exponent that fits
@@ -23,20 +50,21 @@ public struct JSONDocument: Sendable {
             return nil
         }
         self.root = root
-        var items: [Item]?
+        var items: Items?
         root.members { reader, name in
             guard name == "items", items == nil else { return }
-            items = Self.items(&reader, violations: &violations)
+            items = Self.items(&reader, tree: tree, violations: &violations)
         }
         guard violations.isEmpty else { return nil }
         self.items = items
     }
 
-    private static func items(_ reader: inout JSONReader, violations: inout SchemaViolations) -> [Item] {
-        var items: [Item] = []
+    private static func items(_ reader: inout JSONReader, tree: JSONTree, violations: inout SchemaViolations) -> Items {
+        var ids: [WireID] = []
+        var places: [UInt32] = []
         guard reader.kind == .array else {
             violations.add(Violation(path: "items", message: "expected array, found \(reader.kind)", byteOffset: reader.byteOffset), place: reader.place)
-            return items
+            return Items(ids: ids, tree: tree, places: places)
         }
         reader.elements { item, index in
             let path = { JSONPath.element(index, of: "items") }  // (made only for a violation)
@@ -44,7 +72,7 @@ public struct JSONDocument: Sendable {
                 violations.add(Violation(path: path(), message: "expected object, found \(item.kind)", byteOffset: item.byteOffset), place: item.place)
                 return
             }
-            let object = item
+            let place = item.place
             var id: WireID?
             var hasID = false
             item.members { member, name in
@@ -55,9 +83,12 @@ public struct JSONDocument: Sendable {
             if !hasID {
                 violations.add(Violation(path: JSONPath.member("id", of: path()), message: "missing required member"), place: item.place)
             }
-            if let id { items.append(Item(id: id, reader: object)) }
+            if let id {
+                ids.append(id)
+                places.append(UInt32(place))  // (a tree's places are 32-bit, as its byte offsets are)
+            }
         }
-        return items
+        return Items(ids: ids, tree: tree, places: places)
     }
 
     /// Reads an id, or records why the value is not one.

@@ -5,15 +5,24 @@ struct Placer {
     private let firstIndex: Int
     private var nextY: [Int]
     private var turn: Int
-    private(set) var placed: [PlacedItem] = []
+    private(set) var placed: PlacedItems
     private var columnItems: [[Int]]
 
-    init(geometry: WaterfallGeometry, continuation: Continuation?) {
+    /// A placer at the start of a section or where a page ended, with room for `capacity` items: reserved once,
+    /// since an array that grows holds its old and new copies at once.
+    init(geometry: WaterfallGeometry, continuation: Continuation?, capacity: Int) {
         self.geometry = geometry
         firstIndex = continuation?.nextIndex ?? 0
         nextY = continuation?.columnHeights ?? Array(repeating: geometry.top, count: geometry.columnCount)
         turn = continuation?.nextColumn ?? 0
-        columnItems = Array(repeating: [], count: geometry.columnCount)
+        placed = PlacedItems(geometry: geometry, firstIndex: firstIndex, capacity: capacity)
+        // An even share each: a column given more grows (pages never touched cost no memory, a copy does).
+        let share = (capacity + geometry.columnCount - 1) / geometry.columnCount
+        columnItems = (0..<geometry.columnCount).map { _ in
+            var column: [Int] = []
+            column.reserveCapacity(share)
+            return column
+        }
     }
 
     /// The column with the smallest next y; the leading one on ties.
@@ -32,19 +41,17 @@ struct Placer {
     }
 
     mutating func place(height: Int, in column: Int) {
-        let index = firstIndex + placed.count
-        let frame = PixelRect(x: geometry.columnX(column), y: nextY[column], width: geometry.columnWidth, height: height)
-        placed.append(PlacedItem(index: index, column: column, frame: frame))
-        columnItems[column].append(index)
-        nextY[column] = frame.maxY + geometry.itemSpacing
+        let y = nextY[column]
+        columnItems[column].append(firstIndex + placed.count)
+        placed.append(column: column, y: y, height: height)
+        nextY[column] = y + height + geometry.itemSpacing
     }
 
     /// Places a full-width item below the tallest column; every column continues below it.
     mutating func placeFullWidth(height: Int) {
         let y = nextY.max()!
-        let frame = PixelRect(x: geometry.fullWidthX, y: y, width: geometry.fullWidth, height: height)
-        placed.append(PlacedItem(index: firstIndex + placed.count, column: nil, frame: frame))
-        for column in nextY.indices { nextY[column] = frame.maxY + geometry.itemSpacing }
+        placed.append(column: nil, y: y, height: height)
+        for column in nextY.indices { nextY[column] = y + height + geometry.itemSpacing }
         turn = 0
     }
 

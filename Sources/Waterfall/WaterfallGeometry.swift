@@ -32,6 +32,8 @@ public struct WaterfallGeometry: Hashable, Sendable {
     public let itemSpacing: Int
     /// Insets in pixels.
     public let top: Int, leading: Int, bottom: Int, trailing: Int
+    /// ``columnWidth`` and ``fullWidth`` as decimals, made once: every item's height is computed from one of them.
+    private let columnWidthDecimal: ExactDecimal, fullWidthDecimal: ExactDecimal
 
     /// Validates settings and converts them to pixels.
     ///
@@ -110,6 +112,8 @@ public struct WaterfallGeometry: Hashable, Sendable {
                     .setting(.columns), allowed: .positiveColumnWidth(columnCount: columnCount, remainingPixels: remaining)))
         }
         columnWidth = max(1, width)
+        columnWidthDecimal = ExactDecimal(columnWidth)
+        fullWidthDecimal = ExactDecimal(containerWidth - leading - trailing)
     }
 
     /// The width full-width items get: the container minus the insets, in pixels.
@@ -148,7 +152,7 @@ public struct WaterfallGeometry: Hashable, Sendable {
     /// Exact on the decimals given: ⌊width ÷ ratio⌋, ⌊height × width ÷ modelWidth⌋ or the fixed height
     /// rounded to the nearest pixel, plus the extra height rounded to the nearest pixel.
     func height(ofValid item: WaterfallItem) -> Int {
-        let width = ExactDecimal(item.isFullWidth ? fullWidth : columnWidth)
+        let width = item.isFullWidth ? fullWidthDecimal : columnWidthDecimal
         let content =
             switch item.size {
             case .aspectRatio(let ratio): ExactDecimal.quotient(width, over: ratio, rounding: .down)

@@ -1,7 +1,9 @@
 @testable import DiffService
 import MicroHTTP
+import SnapshotJSON
 import Testing
 import TestSupport
+import Waterfall
 
 /// `POST /layout` and `options.layouts` in `/diff`, over a real socket.
 @Suite struct LayoutRouteTests {
@@ -123,6 +125,44 @@ import TestSupport
                 "items[0].aspectRatio", "items[1].height", "items[2]", "settings.columns.count", "settings.insets.top", "pageSize",
             ], "\(paths)")
         #expect(paths.count == 6)
+    }
+
+    /// Values out of range are answered after repeated ids and a bad cursor, as the engine answered them when it
+    /// checked them; an item beyond the page is checked too.
+    @Test func outOfRangeValuesComeAfterRepeatedIdsAndTheCursor() throws {
+        let cursors = CursorCodec(secret: "test")
+        func type(_ body: String) throws -> String? {
+            try JSON(parsing: LayoutEndpoint.respond(to: Array(body.utf8), cursors: cursors).body)["type"]?.string
+        }
+        let items = #"[{"id": 1, "aspectRatio": 1}, {"id": 2, "aspectRatio": 0}, {"id": 1, "aspectRatio": 1}]"#
+        #expect(try type(#"{"settings": {"containerWidth": 0}, "items": \#(items)}"#) == ProblemType.duplicateIDs.uri)
+        let unique = #"[{"id": 1, "aspectRatio": 1}, {"id": 2, "fixedHeight": 10}, {"id": 3, "aspectRatio": 0}]"#
+        #expect(try type(#"{"settings": {"containerWidth": 300}, "items": \#(unique), "cursor": "x"}"#) == ProblemType.invalidCursor.uri)
+        #expect(try errorPaths(#"{"settings": {"containerWidth": 300}, "items": \#(unique), "pageSize": 1}"#) == ["items[2].aspectRatio"])
+        #expect(try errorPaths(#"{"settings": {"containerWidth": 300}, "items": \#(unique), "pageSize": 0}"#) == ["pageSize", "items[2].aspectRatio"])
+    }
+
+    /// The answer is reserved once: its estimate is at least what is written, whatever the ids and the numbers.
+    @Test(arguments: [false, true])
+    func answerFitsItsReservation(pretty: Bool) throws {
+        let settings = WaterfallSettings(
+            containerWidth: 100_000, scale: 3, columns: .count(64), columnSpacing: ExactDecimal(1), itemSpacing: 100_000)
+        let items = (0..<300).map { WaterfallItem(size: .fixedHeight(100_000), extraHeight: ExactDecimal(Double($0 % 7) + 0.1), isFullWidth: $0 % 50 == 0) }
+        let ids: [WireID] = (0..<300).map {
+            $0 % 3 == 0 ? .integer(Int64.min + Int64($0)) : .string(String(repeating: "\"\\\u{1}é", count: $0 % 5))
+        }
+        let page = try WaterfallLayout.layout(items, settings: settings)
+        var writer = JSONWriter(pretty: pretty, capacity: 0)
+        writer.beginObject()
+        page.writeMembers(into: &writer, ids: ids, cursor: page.continuation.map(CursorCodec(secret: "test").seal))
+        writer.endObject()
+        writer.finish()
+        let idsLength = ids.reduce(0) { length, id in
+            var written = JSONWriter()
+            id.write(into: &written)
+            return length + written.bytes.count
+        }
+        #expect(writer.bytes.count <= page.answerCapacity(idsLength: idsLength, pretty: pretty))
     }
 
     /// In `/diff`, every layout's offending values are listed, in the new and the old section.

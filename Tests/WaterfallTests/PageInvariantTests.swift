@@ -8,10 +8,11 @@ import Testing
         @Test func pageWhoseColumnListsDisagreeTraps() async {
             await #expect(processExitsWith: .failure) {
                 let geometry = try! WaterfallGeometry(WaterfallSettings(containerWidth: 100, columns: .count(2)))
-                let item = PlacedItem(index: 0, column: 1, frame: PixelRect(x: 50, y: 0, width: 50, height: 10))
+                var items = PlacedItems(geometry: geometry, firstIndex: 0, capacity: 1)
+                items.append(column: 1, y: 0, height: 10)
                 // The item stands in column 1, but column 0 lists it.
                 let page = WaterfallPage(
-                    geometry: geometry, items: [item], columnItems: [[0], []], columnHeights: [0, 10], contentHeight: 10,
+                    geometry: geometry, items: items, columnItems: [[0], []], columnHeights: [0, 10], contentHeight: 10,
                     continuation: nil)
                 page._checkInvariants()
             }

@@ -31,7 +31,7 @@ private func columns(_ page: WaterfallPage) -> [Int?] { page.items.map(\.column)
         let before = try WaterfallLayout.layout(fixed([100, 100, 100, 300]), settings: twoColumns)
         let after = try WaterfallLayout.layout(fixed([100, 100, 100, 300, 100, 100]), settings: twoColumns)
         #expect(columns(before) == [0, 1, 0, 1])
-        #expect(Array(after.items.prefix(4)) == before.items)
+        #expect(Array(after.items.prefix(4)) == Array(before.items))
     }
 
     @Test func tiesGoToTheLeadingColumn() throws {
@@ -90,6 +90,32 @@ private func columns(_ page: WaterfallPage) -> [Int?] { page.items.map(\.column)
         #expect(geometry.columnCount == 5)
         let uncapped = try WaterfallGeometry(WaterfallSettings(containerWidth: 1000, columns: .minimumWidth(150), columnSpacing: 10))
         #expect(uncapped.columnCount == 6)  // 6·150 + 5·10 = 950 ≤ 1000
+    }
+
+    /// A page keeps each height in 32 bits: the tallest valid item (the widest container at the largest scale, the
+    /// smallest aspect ratio, the largest extra height) fits.
+    @Test func theTallestValidItemKeepsItsHeight() throws {
+        let settings = WaterfallSettings(containerWidth: WaterfallGeometry.maximumLength, scale: 8, columns: .count(1))
+        let item = WaterfallItem(size: .aspectRatio(0.01), extraHeight: WaterfallGeometry.maximumLength, isFullWidth: true)
+        let page = try WaterfallLayout.layout([item, item], settings: settings)
+        let height = try page.geometry.height(of: item, index: 0)
+        #expect(height == 80_800_000)
+        #expect(page.items.map(\.frame) == [PixelRect(x: 0, y: 0, width: 800_000, height: height), PixelRect(x: 0, y: height, width: 800_000, height: height)])
+    }
+
+    @Test func measuringRefusesAnItemOutOfRange() throws {
+        let geometry = try WaterfallGeometry(WaterfallSettings(containerWidth: 300, scale: 2, columns: .count(2)))
+        #expect(MeasuredItem(WaterfallItem(size: .aspectRatio(0)), in: geometry) == nil)
+        #expect(MeasuredItem(WaterfallItem(size: .fixedHeight(10), extraHeight: -1), in: geometry) == nil)
+        let measured = try #require(MeasuredItem(WaterfallItem(size: .fixedHeight(10), isFullWidth: true), in: geometry))
+        #expect(measured.height == 20 && measured.isFullWidth)
+    }
+
+    @Test func measuredLayoutRefusesAPageSizeBelowOne() throws {
+        let geometry = try WaterfallGeometry(WaterfallSettings(containerWidth: 300, scale: 1, columns: .count(2)))
+        #expect(throws: WaterfallError.invalidValues([WaterfallViolation(.setting(.pageSize), allowed: .integerAtLeast(1))])) {
+            try WaterfallLayout.layout([], geometry: geometry, pageSize: 0)
+        }
     }
 
     @Test func continuationFromOtherSettingsIsRefused() throws {

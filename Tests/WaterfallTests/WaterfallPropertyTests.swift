@@ -114,8 +114,29 @@ private let settingsGenerator = zip(
                     #expect(page.columnHeights == whole.columnHeights)
                 }
             } while !rest.isEmpty
-            #expect(pages == whole.items)
+            #expect(pages == Array(whole.items))
             #expect(continuation == whole.continuation)
+        }
+    }
+
+    /// Items measured beforehand (how `/layout` holds a long list) lay out exactly as the items, page by page.
+    @Test(arguments: LayoutStrategy.allCases)
+    func measuredItemsLayOutAsTheItems(strategy: LayoutStrategy) async throws {
+        await propertyCheck(
+            count: 200, input: itemGenerator.array(of: 0...60), settingsGenerator, Gen.int(in: 1...70)
+        ) { items, base, size in
+            var settings = base
+            settings.strategy = strategy
+            let geometry = try WaterfallGeometry(settings)
+            let measured = try items.map { try #require(MeasuredItem($0, in: geometry)) }
+            let pageSize = strategy.isAppendStable ? size : nil
+            let page = try WaterfallLayout.layout(measured, geometry: geometry, pageSize: pageSize)
+            #expect(page == (try WaterfallLayout.layout(items, settings: settings, pageSize: pageSize)))
+            guard let continuation = page.continuation else { return }
+            let rest = Array(items.dropFirst(page.items.count))
+            #expect(
+                try WaterfallLayout.layout(Array(measured.dropFirst(page.items.count)), geometry: geometry, after: continuation)
+                    == WaterfallLayout.layout(rest, settings: settings, after: continuation))
         }
     }
 
