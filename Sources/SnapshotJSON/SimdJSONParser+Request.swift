@@ -34,13 +34,15 @@ extension SimdJSONParser {
                 options.layouts = SectionLayoutRequest.decodeList(layouts, errors: &errors)
                 guard errors.isEmpty else { return .failure(.invalid(errors.errors, omitted: errors.count - errors.errors.count)) }
             }
-            let sections = UnsafeBufferPointer(start: result.sections, count: result.sectionCount).map {
-                Int($0.textOffset) ..< Int($0.textOffset + $0.textLength)
-            }
+            // Where sections lie is read only by the renderings that copy or compare their texts.
+            let sectionPlaces = !(options.changedMembers || options.renderings.contains(.jsonPatch)) ? nil :
+                UnsafeBufferPointer(start: result.sections, count: result.sectionCount).map {
+                    RequestText.sectionPlace(offset: $0.textOffset, length: $0.textLength)
+                }
             let text = RequestText(
-                padded: padded, sections: sections,
-                unescapedIDs: Array(UnsafeBufferPointer(start: result.idBytes, count: result.idByteCount)))
-            let builder = SnapshotBuilder(result: result, input: buffer, arena: arena, text: text)
+                padded: padded, sectionPlaces: sectionPlaces,
+                unescapedIDs: Array(UnsafeBufferPointer(start: result.idBytes, count: result.idByteCount)), arena: arena)
+            let builder = SnapshotBuilder(result: result, input: buffer, text: text)
             let (old, new) = builder.snapshots(old: result.oldSnapshot, new: result.newSnapshot)
             return .success(DiffRequest(old: old, new: new, options: options))
         }
@@ -261,18 +263,17 @@ extension SimdJSONParser {
         private let sections: UnsafeBufferPointer<CSimdJSON_Section>
         private let items: UnsafeBufferPointer<CSimdJSON_Item>
         private let idBytes: UnsafeBufferPointer<UInt8>
-        private let arena: ContentArena
         private let text: RequestText
         private let input: UnsafeBufferPointer<UInt8>
         private let idsNumbered: Bool
 
         /// The result and `input` (the bytes parsed) must stay valid, the parser unused, while the builder is used;
-        /// `text` holds the parsed bytes, which the items' contents refer to.
-        init(result: CSimdJSON_Result, input: UnsafeBufferPointer<UInt8>, arena: ContentArena, text: RequestText) {
+        /// `text` holds the parsed bytes, which the items' contents refer to, and the arena of the sections'
+        /// contents.
+        init(result: CSimdJSON_Result, input: UnsafeBufferPointer<UInt8>, text: RequestText) {
             sections = UnsafeBufferPointer(start: result.sections, count: result.sectionCount)
             items = UnsafeBufferPointer(start: result.items, count: result.itemCount)
             idBytes = UnsafeBufferPointer(start: result.idBytes, count: result.idByteCount)
-            self.arena = arena
             self.text = text
             self.input = input
             idsNumbered = result.idsNumbered != 0
@@ -330,7 +331,7 @@ extension SimdJSONParser {
             var byID: [WireID: Int32] = [:]
             var flat: Int32 = 0
             let sections = built.sections.map { section in
-                WireSection(id: section.id, content: section.content, items: section.items.map { item in
+                section.replacingItems(section.items.map { item in
                     defer { flat += 1 }
                     if byID[item.id] == nil {
                         byID[item.id] = flat
@@ -476,8 +477,17 @@ extension SimdJSONParser {
                         text: text, textRange: textRange, idKind: idKind, idPayload: idPayload,
                         identityNumber: identityNumber, contentNumber: contentNumber))
             }
-            let sectionID: SectionID = Int(record.id.kind) == CSimdJSON_IDNone ? .implicit : .explicit(id(record.id))
-            return WireSection(id: sectionID, content: content(record.content), items: sectionItems)
+            // The parse's packing of the id is WireSection's (see ``WireItem/IDPlace``): the payload is taken as it is.
+            let idKind: WireSection.IDKind =
+                switch Int(record.idKind) {
+                case CSimdJSON_IDInteger: .integer
+                case CSimdJSON_IDString: record.idInInput != 0 ? .inBody : .unescaped
+                default: .implicit
+                }
+            return WireSection(
+                text: text, idKind: idKind, idPayload: Int64(bitPattern: record.id),
+                contentOffset: Int(record.contentOffset), contentCount: Int(record.contentLength),
+                contentHash: record.contentHash, items: sectionItems)
         }
 
         /// How an item's id is stored (see ``WireItem/IDKind``): an integer, or where its bytes lie, in the body
@@ -496,21 +506,10 @@ extension SimdJSONParser {
             return idString(at: place.offset, count: place.count, inInput: item.idInInput != 0)
         }
 
-        /// A section's id.
-        private func id(_ record: CSimdJSON_ID) -> WireID {
-            if Int(record.kind) == CSimdJSON_IDInteger { return .integer(record.integer) }
-            return idString(at: Int(record.offset), count: Int(record.length), inInput: record.inInput != 0)
-        }
-
         /// A string id whose bytes are the input's (written without escapes) or the parse's unescaped ids'.
         private func idString(at start: Int, count: Int, inInput: Bool) -> WireID {
             let bytes = inInput ? input : idBytes
             return .string(String(decoding: UnsafeBufferPointer(rebasing: bytes[start ..< start + count]), as: UTF8.self))
-        }
-
-        /// A section's content, canonicalised in the arena.
-        private func content(_ record: CSimdJSON_Content) -> ContentKey {
-            ContentKey(arena: arena, offset: Int(record.offset), count: Int(record.length), hash: record.hash)
         }
     }
 }
