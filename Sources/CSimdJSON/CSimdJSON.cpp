@@ -118,7 +118,7 @@ uint8_t foundFor(ondemand::json_type type) {
 }  // namespace
 
 static_assert(sizeof(CSimdJSON_Item) == 32, "an item record is 32 bytes: a request holds one per item");
-static_assert(sizeof(CSimdJSON_Section) == 48, "a section record is 48 bytes: a request holds one per section");
+static_assert(sizeof(CSimdJSON_Section) == 32, "a section record is 32 bytes: a request holds one per section");
 static_assert(sizeof(CSimdJSON_Value) == 8, "a tree's value record is 8 bytes: a tree holds one per value");
 // A string's text length and the escaped records' marks (UINT32_MAX - index) cannot meet: see CSimdJSON_Value.
 static_assert(SIMDJSON_MAXSIZE_BYTES <= UINT32_MAX, "tree offsets and lengths are 32-bit");
@@ -602,7 +602,6 @@ struct CSimdJSON_Parser {
         if (arena.size > UINT32_MAX) { fail(CSimdJSON_StatusTooLarge, 0, -1); }
         section.contentOffset = uint32_t(start);
         section.contentLength = uint32_t(arena.size - start);
-        section.contentHash = csimdjson::hashBytes(arena.data + start, arena.size - start);
     }
 
     /// Iterates an item's members: reads the first "id" into `item.id`, reports any later one, and passes every
@@ -715,11 +714,11 @@ struct CSimdJSON_Parser {
     }
 
     void walkItems(ondemand::value &value, size_t section) {
-        sections[section].firstItem = uint32_t(items.size());  // (fewer than 2^29 items: see CSimdJSON_Item)
+        size_t first = items.size();
         if (expect(value, ondemand::json_type::array)) {
             forEachElement(value, [&](ondemand::value &element) { walkRawItem(element); });
         }
-        sections[section].itemCount = uint32_t(items.size() - sections[section].firstItem);
+        sections[section].itemCount = uint32_t(items.size() - first);  // (fewer than 2^29 items: see CSimdJSON_Item)
     }
 
     void walkSection(ondemand::value &value) {
@@ -727,7 +726,6 @@ struct CSimdJSON_Parser {
         int64_t start = offsetOf(value.raw_json_token().data());  // the '{' (peeks: the iterator stays on it)
         size_t section = sections.size();
         sections.push_back({});
-        sections[section].firstItem = uint32_t(items.size());
         bool hasID = false, hasItems = false;
         size_t base = members.size();
         sectionContent.size = 0;
@@ -762,7 +760,7 @@ struct CSimdJSON_Parser {
     void walkSnapshot(ondemand::value &value, CSimdJSON_Snapshot &snapshot) {
         snapshot.present = 1;
         snapshot.firstSection = sections.size();
-        snapshotFirstItem = items.size();
+        snapshot.firstItem = snapshotFirstItem = items.size();
         if (expect(value, ondemand::json_type::object)) {
             int64_t offset = currentOffset();
             bool hasSections = false, hasItems = false;

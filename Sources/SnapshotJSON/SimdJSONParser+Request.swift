@@ -424,7 +424,7 @@ extension SimdJSONParser {
         }
 
         private func firstItem(of record: CSimdJSON_Snapshot) -> Int {
-            record.sectionCount == 0 ? items.count : Int(sections[Int(record.firstSection)].firstItem)
+            record.sectionCount == 0 ? items.count : Int(record.firstItem)
         }
 
         /// Builds a snapshot; the one walked first (without `reference`) marks the items whose id an earlier item
@@ -434,15 +434,19 @@ extension SimdJSONParser {
         private func snapshot(_ record: CSimdJSON_Snapshot, repeating reference: Reference?) -> Snapshot {
             let first = Int(record.firstSection)
             var distinctIDs = 0  // the ids met so far: the parse numbers them in order of first appearance
+            var firstItem = Int(record.firstItem)  // the section's: its items follow the previous section's
             return Snapshot(
-                sections: sections[first ..< first + Int(record.sectionCount)].map {
-                    section($0, repeating: reference, distinctIDs: &distinctIDs)
+                sections: sections[first ..< first + Int(record.sectionCount)].map { record in
+                    defer { firstItem += Int(record.itemCount) }
+                    return section(record, firstItem: firstItem, repeating: reference, distinctIDs: &distinctIDs)
                 },
                 text: text, firstSection: first)
         }
 
-        private func section(_ record: CSimdJSON_Section, repeating reference: Reference?, distinctIDs: inout Int) -> WireSection {
-            let first = Int(record.firstItem)
+        /// The section of `record`, whose first item is `items[first]`.
+        private func section(
+            _ record: CSimdJSON_Section, firstItem first: Int, repeating reference: Reference?, distinctIDs: inout Int
+        ) -> WireSection {
             var sectionItems: [WireItem] = []
             sectionItems.reserveCapacity(Int(record.itemCount))
             for index in first ..< first + Int(record.itemCount) {
@@ -486,8 +490,7 @@ extension SimdJSONParser {
                 }
             return WireSection(
                 text: text, idKind: idKind, idPayload: Int64(bitPattern: record.id),
-                contentOffset: Int(record.contentOffset), contentCount: Int(record.contentLength),
-                contentHash: record.contentHash, items: sectionItems)
+                contentOffset: Int(record.contentOffset), contentCount: Int(record.contentLength), items: sectionItems)
         }
 
         /// How an item's id is stored (see ``WireItem/IDKind``): an integer, or where its bytes lie, in the body

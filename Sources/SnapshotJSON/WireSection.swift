@@ -1,6 +1,6 @@
 /// A section of a snapshot: its id, a key for its own members, and its items in order.
 ///
-/// A section is where it lies in the `/diff` body it was read from (48 bytes, whatever its size): its id's bytes
+/// A section is where it lies in the `/diff` body it was read from (40 bytes, whatever its size): its id's bytes
 /// and its content's canonical encoding; its ``id`` and ``content`` are made when read. A request holds a section
 /// per section of both snapshots, so this size is most of what a request of many small sections costs.
 public struct WireSection: Hashable, Sendable {
@@ -20,8 +20,6 @@ public struct WireSection: Hashable, Sendable {
     private let text: RequestText
     /// The integer id, or the string id's ``WireItem/IDPlace``, packed (0 for an implicit section).
     private let idPayload: Int64
-    /// The 64-bit hash of the content's canonical encoding.
-    private let contentHash: UInt64
     /// Where the content's canonical encoding lies in ``RequestText/arena`` (an arena under 4 GiB: the parse
     /// refuses a larger one).
     private let contentOffset: UInt32, contentCount: UInt32
@@ -31,9 +29,8 @@ public struct WireSection: Hashable, Sendable {
     private let idKind: IDKind
 
     /// A section of `text` whose id is of `idKind` (with `idPayload`: see ``idPayload``), whose content's
-    /// encoding is `text.arena`'s bytes at `contentOffset ..< contentOffset + contentCount`, with `contentHash`.
-    init(text: RequestText, idKind: IDKind, idPayload: Int64, contentOffset: Int, contentCount: Int, contentHash: UInt64,
-         items: [WireItem]) {
+    /// encoding is `text.arena`'s bytes at `contentOffset ..< contentOffset + contentCount`.
+    init(text: RequestText, idKind: IDKind, idPayload: Int64, contentOffset: Int, contentCount: Int, items: [WireItem]) {
         guard let offset = UInt32(exactly: contentOffset), let count = UInt32(exactly: contentCount) else {
             preconditionFailure("a section's content beyond 4 GiB")
         }
@@ -42,14 +39,13 @@ public struct WireSection: Hashable, Sendable {
         self.idPayload = idPayload
         self.contentOffset = offset
         self.contentCount = count
-        self.contentHash = contentHash
         self.items = items
     }
 
     /// The same section with other items (the same id and content).
     func replacingItems(_ items: [WireItem]) -> WireSection {
         WireSection(text: text, idKind: idKind, idPayload: idPayload, contentOffset: Int(contentOffset),
-                    contentCount: Int(contentCount), contentHash: contentHash, items: items)
+                    contentCount: Int(contentCount), items: items)
     }
 
     /// The section's id, or ``SectionID/implicit`` for a bare `{"items": [...]}` snapshot.
@@ -69,8 +65,13 @@ public struct WireSection: Hashable, Sendable {
     }
 
     /// Every member other than `"id"` and `"items"`, canonicalised (the empty object when there are none).
+    ///
+    /// - Complexity: O(*n*) in the length of the encoding, which is hashed each time (most are `{}`; keeping the
+    ///   hash would cost 8 bytes a section).
     public var content: ContentKey {
-        ContentKey(arena: text.arena, offset: Int(contentOffset), count: Int(contentCount), hash: contentHash)
+        let arena = text.arena, offset = Int(contentOffset), count = Int(contentCount)
+        return ContentKey(arena: arena, offset: offset, count: count,
+                          hash: SimdJSONParser.hash(arena.bytes(at: offset, count: count)))
     }
 
     /// Whether both sections have the same id, equal contents and equal items (where they were written is not

@@ -120,22 +120,22 @@ typedef struct CSimdJSON_Item {
 } CSimdJSON_Item;
 
 /**
- * A section of CSimdJSON_Parse: its id, its content, its items and where its text lies (48 bytes: a request of many
- * small sections holds one per section; inputs are at most 4 GiB, simdjson's limit, so 32-bit offsets and counts
- * reach all of them, and the walk refuses an arena of 4 GiB or more, CSimdJSON_StatusTooLarge).
+ * A section of CSimdJSON_Parse: its id, its content, its item count and where its text lies (32 bytes: a request
+ * of many small sections holds one per section; inputs are at most 4 GiB, simdjson's limit, so 32-bit offsets and
+ * counts reach all of them, and the walk refuses an arena of 4 GiB or more, CSimdJSON_StatusTooLarge). A
+ * snapshot's items are its sections' items one section after another: a section's first item is its snapshot's
+ * (CSimdJSON_Snapshot.firstItem) plus the item counts of the sections before it.
  */
 typedef struct CSimdJSON_Section {
     /** The id, packed as CSimdJSON_Item.id is (see idKind and idInInput). */
     uint64_t id;
     /**
-     * The 64-bit hash of the section's content: the canonical encoding of its members but "id" and "items", at
-     * arena[contentOffset ..< contentOffset + contentLength] (`{}` when there are none).
+     * The section's content: the canonical encoding of its members but "id" and "items" (`{}` when there are
+     * none), at arena[contentOffset ..< contentOffset + contentLength]. (Its hash, CSimdJSON_Hash, is not kept:
+     * a content is most often `{}`, and 8 bytes a section.)
      */
-    uint64_t contentHash;
     uint32_t contentOffset;
     uint32_t contentLength;
-    /** The section's items: items[firstItem ..< firstItem + itemCount]. */
-    uint32_t firstItem;
     uint32_t itemCount;
     /** The section's JSON text in the input, from its '{' to its '}' (both 0 for an implicit section). */
     uint32_t textOffset;
@@ -148,6 +148,8 @@ typedef struct CSimdJSON_Section {
 typedef struct CSimdJSON_Snapshot {
     uint64_t firstSection;
     uint64_t sectionCount;
+    /** The index of the snapshot's first item: its items follow one another, section by section. */
+    uint64_t firstItem;
     uint8_t present;
 } CSimdJSON_Snapshot;
 
@@ -359,7 +361,7 @@ void CSimdJSON_Free(void *pointer);
 /** The parts of the number token `token[0 ..< length]` (a number a parse validated: trailing whitespace none). */
 CSimdJSON_NumberParts CSimdJSON_ParseNumber(const uint8_t *token, size_t length);
 
-/** The 64-bit hash CSimdJSON_Section.contentHash holds for a canonical encoding, of any bytes. */
+/** The 64-bit hash of a canonical encoding (a section's content's), of any bytes. */
 uint64_t CSimdJSON_Hash(const uint8_t *bytes, size_t length);
 
 /**
