@@ -1,11 +1,11 @@
 /// A section of a snapshot: its id, a key for its own members, and its items in order.
 ///
-/// A section is where it lies in the `/diff` body it was read from (40 bytes, whatever its size): its id's bytes
+/// A section is where it lies in the `/diff` body it was read from (32 bytes, whatever its size): its id's bytes
 /// and its content's canonical encoding; its ``id`` and ``content`` are made when read. A request holds a section
 /// per section of both snapshots, so this size is most of what a request of many small sections costs.
 public struct WireSection: Hashable, Sendable {
     /// How the id is written.
-    enum IDKind: UInt8, Sendable {
+    enum IDKind: Sendable {
         /// No id: the single section of a bare `{"items": [...]}` snapshot (``SectionID/implicit``).
         case implicit
         /// A JSON integer: the payload is its value.
@@ -16,8 +16,44 @@ public struct WireSection: Hashable, Sendable {
         case unescaped
     }
 
-    /// The body the section was read from, which holds its id's bytes and its content's arena.
-    private let text: RequestText
+    /// The body the section was read from (which holds its id's bytes and its content's arena), tagged with how
+    /// the id is written: an enum whose every case is one reference takes a reference's 8 bytes (Swift keeps the
+    /// tag in the reference's spare bits), where a separate kind would round the section up by 8.
+    private enum Source: Sendable {
+        case implicit(RequestText)
+        case integer(RequestText)
+        case inBody(RequestText)
+        case unescaped(RequestText)
+
+        init(_ text: RequestText, _ kind: IDKind) {
+            switch kind {
+            case .implicit: self = .implicit(text)
+            case .integer: self = .integer(text)
+            case .inBody: self = .inBody(text)
+            case .unescaped: self = .unescaped(text)
+            }
+        }
+
+        /// The body.
+        var text: RequestText {
+            switch self {
+            case .implicit(let text), .integer(let text), .inBody(let text), .unescaped(let text): text
+            }
+        }
+
+        /// How the id is written.
+        var kind: IDKind {
+            switch self {
+            case .implicit: .implicit
+            case .integer: .integer
+            case .inBody: .inBody
+            case .unescaped: .unescaped
+            }
+        }
+    }
+
+    /// The body, and how the id is written.
+    private let source: Source
     /// The integer id, or the string id's ``WireItem/IDPlace``, packed (0 for an implicit section).
     private let idPayload: Int64
     /// Where the content's canonical encoding lies in ``RequestText/arena`` (an arena under 4 GiB: the parse
@@ -25,8 +61,6 @@ public struct WireSection: Hashable, Sendable {
     private let contentOffset: UInt32, contentCount: UInt32
     /// The section's items, in order.
     public let items: [WireItem]
-    /// How the id is written.
-    private let idKind: IDKind
 
     /// A section of `text` whose id is of `idKind` (with `idPayload`: see ``idPayload``), whose content's
     /// encoding is `text.arena`'s bytes at `contentOffset ..< contentOffset + contentCount`.
@@ -34,8 +68,7 @@ public struct WireSection: Hashable, Sendable {
         guard let offset = UInt32(exactly: contentOffset), let count = UInt32(exactly: contentCount) else {
             preconditionFailure("a section's content beyond 4 GiB")
         }
-        self.text = text
-        self.idKind = idKind
+        source = Source(text, idKind)
         self.idPayload = idPayload
         self.contentOffset = offset
         self.contentCount = count
@@ -44,7 +77,7 @@ public struct WireSection: Hashable, Sendable {
 
     /// The same section with other items (the same id and content).
     func replacingItems(_ items: [WireItem]) -> WireSection {
-        WireSection(text: text, idKind: idKind, idPayload: idPayload, contentOffset: Int(contentOffset),
+        WireSection(text: source.text, idKind: source.kind, idPayload: idPayload, contentOffset: Int(contentOffset),
                     contentCount: Int(contentCount), items: items)
     }
 
@@ -52,13 +85,13 @@ public struct WireSection: Hashable, Sendable {
     ///
     /// - Complexity: O(*n*) in the length of a string id (a new `String` each time).
     public var id: SectionID {
-        switch idKind {
+        switch source {
         case .implicit: return .implicit
         case .integer: return .explicit(.integer(idPayload))
-        case .inBody:
+        case .inBody(let text):
             let place = WireItem.IDPlace(payload: idPayload)
             return .explicit(.string(text.string(at: place.offset, count: place.count)))
-        case .unescaped:
+        case .unescaped(let text):
             let place = WireItem.IDPlace(payload: idPayload)
             return .explicit(.string(text.unescapedID(at: place.offset, count: place.count)))
         }
@@ -69,7 +102,7 @@ public struct WireSection: Hashable, Sendable {
     /// - Complexity: O(*n*) in the length of the encoding, which is hashed each time (most are `{}`; keeping the
     ///   hash would cost 8 bytes a section).
     public var content: ContentKey {
-        let arena = text.arena, offset = Int(contentOffset), count = Int(contentCount)
+        let arena = source.text.arena, offset = Int(contentOffset), count = Int(contentCount)
         return ContentKey(arena: arena, offset: offset, count: count,
                           hash: SimdJSONParser.hash(arena.bytes(at: offset, count: count)))
     }

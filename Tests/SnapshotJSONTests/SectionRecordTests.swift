@@ -1,12 +1,12 @@
 @testable import SnapshotJSON
 import Testing
 
-/// Sections keep where their ids and contents lie (40 bytes each, whatever their size), the parse reserves its
+/// Sections keep where their ids and contents lie (32 bytes each, whatever their size), the parse reserves its
 /// section records for the most sections a body can hold, and the sections' texts are kept for the answers that
 /// copy them.
 @Suite struct SectionRecordTests {
     /// Every kind of section id (escaped string, plain string, integer, implicit) and content reads back, and the
-    /// section stays 40 bytes.
+    /// section stays 32 bytes.
     @Test func idsAndContentsOfEveryKindReadBack() throws {
         let body = #"""
             {"old":{"sections":[{"id":"s\u0031","title":"\u00e9","items":[{"id":1}]},{"items":[],"id":"plain"},
@@ -29,7 +29,7 @@ import Testing
         let emptied = request.old.sections[0].replacingItems([])
         #expect(emptied.id == request.old.sections[0].id && emptied.content == request.old.sections[0].content)
         #expect(emptied.items.isEmpty && emptied != request.old.sections[0])
-        #expect(MemoryLayout<WireSection>.stride == 40)
+        #expect(MemoryLayout<WireSection>.stride == 32)
     }
 
     /// The densest valid body (sections of 19 bytes and a separator) holds no more sections than the parse
