@@ -347,8 +347,10 @@ extension SimdJSONParser {
         /// A snapshot already built, whose items the other's repeat or are compared with.
         private struct Reference {
             let sections: [WireSection]
-            /// The index among the snapshot's items of each section's first item, and the item count at the end.
-            let starts: [Int]
+            /// The index among the snapshot's items of each section's first item, and the item count at the end
+            /// (32-bit: a body holds fewer than 2^29 items, see ``WireItem``; 4 bytes a section of a snapshot of
+            /// many).
+            let starts: [UInt32]
             let firstItem: Int
             /// Where the counterpart of an identity number is.
             enum Counterparts {
@@ -368,12 +370,12 @@ extension SimdJSONParser {
 
             init(_ snapshot: Snapshot, firstItem: Int, counterparts: Counterparts) {
                 sections = snapshot.sections
-                var starts: [Int] = []
+                var starts: [UInt32] = []
                 starts.reserveCapacity(sections.count + 1)
-                var start = 0
+                var start: UInt32 = 0
                 starts.append(start)
                 for section in sections {
-                    start += section.items.count
+                    start += UInt32(section.items.count)
                     starts.append(start)
                 }
                 self.starts = starts
@@ -407,9 +409,9 @@ extension SimdJSONParser {
                 var low = 0, high = sections.count - 1
                 while low < high {
                     let middle = (low + high + 1) / 2
-                    if starts[middle] <= index { low = middle } else { high = middle - 1 }
+                    if Int(starts[middle]) <= index { low = middle } else { high = middle - 1 }
                 }
-                return (low, index - starts[low])
+                return (low, index - Int(starts[low]))
             }
 
             /// The index among the snapshot's items of the item the diff may match an item of the other snapshot

@@ -89,7 +89,6 @@ enum {
     CSimdJSON_FoundNull = 8
 };
 
-
 /**
  * An item of CSimdJSON_Parse: where its text and its id lie, and its numbers (32 bytes: a request of many small
  * items holds one per item; inputs are at most 4 GiB, simdjson's limit, so 32-bit offsets reach all of them).
