@@ -30,6 +30,9 @@ final class RequestText: Sendable {
         self.arena = arena
     }
 
+    /// Whether the places of the sections' objects were kept (``section(_:)`` may be called).
+    var keepsSectionPlaces: Bool { sectionPlaces != nil }
+
     /// Packs the place of a section's object for ``sectionPlaces``.
     static func sectionPlace(offset: UInt32, length: UInt32) -> UInt64 { UInt64(offset) | UInt64(length) << 32 }
 

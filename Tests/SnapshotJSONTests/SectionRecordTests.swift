@@ -56,5 +56,17 @@ import Testing
         let request = try parseDiffRequest(Array(body.utf8))
         #expect(request.old.sectionTexts?.map { String(decoding: $0.bytes, as: UTF8.self) } == [old, old2])
         #expect(request.new.sectionTexts?.map { String(decoding: $0.bytes, as: UTF8.self) } == [new])
+        #expect(request.old.text?.keepsSectionPlaces == true)
+    }
+
+    /// An answer that neither copies nor compares sections' texts does not keep where they lie (8 bytes a
+    /// section).
+    @Test(arguments: [nil, #"{"renderings":["staged","sequential","ranges"],"ids":true}"#])
+    func sectionPlacesAreNotKeptWhenNoAnswerReadsThem(options: String?) throws {
+        let member = options.map { #","options":\#($0)"# } ?? ""
+        let body = #"{"old":{"sections":[{"id":1,"items":[]}]},"new":{"sections":[{"id":2,"items":[]}]}\#(member)}"#
+        let request = try parseDiffRequest(Array(body.utf8))
+        #expect(request.old.text?.keepsSectionPlaces == false)
+        #expect(request.new.text?.keepsSectionPlaces == false)
     }
 }
