@@ -24,6 +24,21 @@ namespace {
 /// Thrown to unwind the walk on the first fatal error (syntax, depth); the status is already recorded.
 struct Abort {};
 
+/// An id as the walk reads it (a section's or an item's), before it is packed into its record.
+struct WalkedID {
+    int64_t integer;
+    uint64_t offset;
+    uint32_t length;
+    uint8_t kind;
+    uint8_t inInput;  // a string written without escapes: its bytes are the input's at offset
+
+    /// The id as CSimdJSON_Item.id and CSimdJSON_Section.id hold it: the integer, or the string's place (offset
+    /// in the low 32 bits, length in the high 32; both below 4 GiB, as the input and the unescaped ids are).
+    uint64_t packed() const {
+        return kind == CSimdJSON_IDInteger ? uint64_t(integer) : (offset | uint64_t(length) << 32);
+    }
+};
+
 /// One step of the current JSON path: a member name or an array index.
 struct PathStep {
     const char *key;  // nullptr for an index
@@ -103,6 +118,7 @@ uint8_t foundFor(ondemand::json_type type) {
 }  // namespace
 
 static_assert(sizeof(CSimdJSON_Item) == 32, "an item record is 32 bytes: a request holds one per item");
+static_assert(sizeof(CSimdJSON_Section) == 32, "a section record is 32 bytes: a request holds one per section");
 static_assert(sizeof(CSimdJSON_Value) == 8, "a tree's value record is 8 bytes: a tree holds one per value");
 // A string's text length and the escaped records' marks (UINT32_MAX - index) cannot meet: see CSimdJSON_Value.
 static_assert(SIMDJSON_MAXSIZE_BYTES <= UINT32_MAX, "tree offsets and lengths are 32-bit");
@@ -530,8 +546,8 @@ struct CSimdJSON_Parser {
     // MARK: The request schema
 
     /// Reads an id: a string, or an integer written without fraction or exponent that fits Int64.
-    CSIMDJSON_INLINE CSimdJSON_ID readID(ondemand::value &value) {
-        CSimdJSON_ID id{};
+    CSIMDJSON_INLINE WalkedID readID(ondemand::value &value) {
+        WalkedID id{};
         int64_t offset;
         ondemand::json_type type = typeOf(value);  // (peeks: the iterator stays on the value)
         if (type == ondemand::json_type::string) {
@@ -580,13 +596,17 @@ struct CSimdJSON_Parser {
         skip(value);
     }
 
-    CSimdJSON_Content finishContent(size_t start) {
-        return {start, arena.size - start, csimdjson::hashBytes(arena.data + start, arena.size - start)};
+    /// Records the content encoded at `arena[start...]` as the section's. An arena of 4 GiB or more (canonical
+    /// encodings may be longer than the text they encode) is refused as too large: the record's offsets are 32-bit.
+    void finishContent(CSimdJSON_Section &section, size_t start) {
+        if (arena.size > UINT32_MAX) { fail(CSimdJSON_StatusTooLarge, 0, -1); }
+        section.contentOffset = uint32_t(start);
+        section.contentLength = uint32_t(arena.size - start);
     }
 
     /// Iterates an item's members: reads the first "id" into `item.id`, reports any later one, and passes every
     /// other member to `other`. Returns whether there was an id.
-    template <typename Other> bool forEachItemMember(ondemand::value &value, CSimdJSON_ID &id, Other &&other) {
+    template <typename Other> bool forEachItemMember(ondemand::value &value, WalkedID &id, Other &&other) {
         bool hasID = false;
         forEachMember(value, [&](std::string_view key, int64_t keyOffset, ondemand::value &member) {
             if (key != "id") {
@@ -626,7 +646,7 @@ struct CSimdJSON_Parser {
         int64_t start = currentOffset();  // the '{'
         if (start >= 0 && repeatsReferenceItem(size_t(start))) { return; }
         size_t violationsBefore = violations.size() + violationsOmitted;
-        CSimdJSON_ID id{};
+        WalkedID id{};
         size_t base = keys.size();
         bool hasID = forEachItemMember(value, id, [&](std::string_view key, int64_t keyOffset, ondemand::value &member) {
             keys.push_back({key.data(), key.size(), keyOffset});
@@ -648,8 +668,8 @@ struct CSimdJSON_Parser {
     }
 
     /// An item's id as the walk reads it.
-    static CSimdJSON_ID idOf(const CSimdJSON_Item &item) {
-        CSimdJSON_ID id{};
+    static WalkedID idOf(const CSimdJSON_Item &item) {
+        WalkedID id{};
         id.kind = item.idKind;
         id.inInput = item.idInInput;
         if (item.idKind == CSimdJSON_IDInteger) {
@@ -694,11 +714,11 @@ struct CSimdJSON_Parser {
     }
 
     void walkItems(ondemand::value &value, size_t section) {
-        sections[section].firstItem = items.size();
+        size_t first = items.size();
         if (expect(value, ondemand::json_type::array)) {
             forEachElement(value, [&](ondemand::value &element) { walkRawItem(element); });
         }
-        sections[section].itemCount = items.size() - sections[section].firstItem;
+        sections[section].itemCount = uint32_t(items.size() - first);  // (fewer than 2^29 items: see CSimdJSON_Item)
     }
 
     void walkSection(ondemand::value &value) {
@@ -706,7 +726,6 @@ struct CSimdJSON_Parser {
         int64_t start = offsetOf(value.raw_json_token().data());  // the '{' (peeks: the iterator stays on it)
         size_t section = sections.size();
         sections.push_back({});
-        sections[section].firstItem = items.size();
         bool hasID = false, hasItems = false;
         size_t base = members.size();
         sectionContent.size = 0;
@@ -716,7 +735,10 @@ struct CSimdJSON_Parser {
                 duplicate(keyOffset, member);
             } else if (key == "id") {
                 hasID = true;
-                sections[section].id = readID(member);
+                WalkedID id = readID(member);
+                sections[section].id = id.packed();
+                sections[section].idKind = id.kind;
+                sections[section].idInInput = id.inInput;
             } else if (key == "items") {
                 hasItems = true;
                 walkItems(member, section);
@@ -726,19 +748,19 @@ struct CSimdJSON_Parser {
         });
         finishObject(sectionContent, base);
         sectionContent.push('}');
-        sections[section].textOffset = uint64_t(start);
-        sections[section].textLength = uint64_t(endOfValueWalked(start, '}') - start);
+        sections[section].textOffset = uint32_t(start);
+        sections[section].textLength = uint32_t(endOfValueWalked(start, '}') - start);
         if (!hasID) { violation(CSimdJSON_ViolationMissingMember, CSimdJSON_FoundNothing, -1, "id"); }
         if (!hasItems) { violation(CSimdJSON_ViolationMissingMember, CSimdJSON_FoundNothing, -1, "items"); }
         size_t contentStart = arena.size;
         arena.append(sectionContent.data, sectionContent.size);
-        sections[section].content = finishContent(contentStart);
+        finishContent(sections[section], contentStart);
     }
 
     void walkSnapshot(ondemand::value &value, CSimdJSON_Snapshot &snapshot) {
         snapshot.present = 1;
         snapshot.firstSection = sections.size();
-        snapshotFirstItem = items.size();
+        snapshot.firstItem = snapshotFirstItem = items.size();
         if (expect(value, ondemand::json_type::object)) {
             int64_t offset = currentOffset();
             bool hasSections = false, hasItems = false;
@@ -790,7 +812,7 @@ struct CSimdJSON_Parser {
         size_t start = arena.size;
         arena.push('{');
         arena.push('}');
-        sections[section].content = finishContent(start);
+        finishContent(sections[section], start);
         walkItems(value, section);
     }
 
@@ -888,17 +910,17 @@ struct CSimdJSON_Parser {
 
     // MARK: Id numbering
 
-    const uint8_t *bytesOf(const CSimdJSON_ID &id) const {
+    const uint8_t *bytesOf(const WalkedID &id) const {
         return id.inInput ? reinterpret_cast<const uint8_t *>(input) + id.offset : idBytes.data() + id.offset;
     }
 
-    bool sameID(const CSimdJSON_ID &a, const CSimdJSON_ID &b) const {
+    bool sameID(const WalkedID &a, const WalkedID &b) const {
         if (a.kind != b.kind) { return false; }
         if (a.kind == CSimdJSON_IDInteger) { return a.integer == b.integer; }
         return a.length == b.length && std::memcmp(bytesOf(a), bytesOf(b), a.length) == 0;
     }
 
-    uint64_t hashID(const CSimdJSON_ID &id) const {
+    uint64_t hashID(const WalkedID &id) const {
         if (id.kind == CSimdJSON_IDInteger) { return csimdjson::mix64(uint64_t(id.integer) ^ idHashSeed()); }
         return csimdjson::hashBytes(bytesOf(id), id.length, idHashSeed());
     }
@@ -923,7 +945,7 @@ struct CSimdJSON_Parser {
                 item.idNumber = items[item.repeatOf - 1].idNumber;
                 continue;
             }
-            CSimdJSON_ID id = idOf(item);
+            WalkedID id = idOf(item);
             uint64_t hash = hashID(id);
             uint32_t tag = uint32_t(hash >> 32);
             for (size_t slot = size_t(uint64_t(uint32_t(hash)) * capacity >> 32);;
@@ -1012,8 +1034,12 @@ struct CSimdJSON_Parser {
         // A large input's item tables are reserved once for the most items it can hold (an item is at least
         // `{"id":0}` and a separator): growing them by doubling would hold the old and the new copy at once.
         // (simdjson refuses an input of 4 GiB or more, CAPACITY, before the walk: items' offsets fit 32 bits.)
+        // Likewise its section records: a valid section object is at least `{"id":0,"items":[]}` (19 bytes) and a
+        // separator (',' or the array's ']'), and each snapshot may be a bare item list, one implicit section.
+        // (Objects that break the schema, `{}`, may be more: then the vector grows past the reservation.)
         if (length > kReleaseIndexAbove) {
             items.reserve(length / 9 + 1);
+            sections.reserve(maximumSections(length));
         }
         run(bytes, length, capacity, [&] { walkRequest(); }, [&] {
             if (violations.empty() && violationsOmitted == 0) { numberIDs(); }  // for the diff's matching
@@ -1136,6 +1162,9 @@ struct CSimdJSON_Parser {
     }
 
     static constexpr size_t kReleaseIndexAbove = 4u << 20;
+
+    /// The most sections a valid request of `length` bytes holds (see `parse`): CSimdJSON_MaximumSections.
+    static constexpr size_t maximumSections(size_t length) { return length / 20 + 2; }
 
     /// CSimdJSON_CanonicalItem: encodes the members other than "id" of an item walked before.
     const uint8_t *canonicalItem(const uint8_t *bytes, size_t offset, size_t length, size_t capacity,
@@ -1378,6 +1407,8 @@ struct CSimdJSON_Parser {
 };
 
 extern "C" {
+
+size_t CSimdJSON_MaximumSections(size_t length) { return CSimdJSON_Parser::maximumSections(length); }
 
 size_t CSimdJSON_ParserRetainedBytes(const CSimdJSON_Parser *parser) {
     // simdjson keeps ~4 bytes of structural index and 5/3 bytes of string buffer per input byte.

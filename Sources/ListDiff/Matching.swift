@@ -183,19 +183,24 @@ extension Matching {
             }
             return (sourceSectionTarget, targetSectionSource)
         }
-        var sourceSectionIndex = [Section.DifferenceIdentifier: Int](minimumCapacity: source.count)
+        // One table for both sides (a set of the target's ids beside it would cost as much again): a source id
+        // maps to its index, a target id the source lacks to -1 - its index, so that a repeat of either is seen;
+        // a target id repeats a source one when that source section is matched already.
+        var sectionIndex = [Section.DifferenceIdentifier: Int32](minimumCapacity: source.count)
         for (index, section) in source.enumerated()
-        where sourceSectionIndex.updateValue(index, forKey: section.differenceIdentifier) != nil {
+        where sectionIndex.updateValue(Int32(index), forKey: section.differenceIdentifier) != nil {
             return nil
         }
-        var targetSectionIDs = Set<Section.DifferenceIdentifier>(minimumCapacity: target.count)
         for (index, section) in target.enumerated() {
             let id = section.differenceIdentifier
-            guard targetSectionIDs.insert(id).inserted else { return nil }
-            if let sourceIndex = sourceSectionIndex[id] {
-                sourceSectionTarget[sourceIndex] = OptionalIndex(index)
-                targetSectionSource[index] = OptionalIndex(sourceIndex)
+            guard let entry = sectionIndex.index(forKey: id) else {
+                sectionIndex[id] = Int32(-1 - index)
+                continue
             }
+            let sourceIndex = Int(sectionIndex.values[entry])
+            guard sourceIndex >= 0, sourceSectionTarget[sourceIndex].isAbsent else { return nil }
+            sourceSectionTarget[sourceIndex] = OptionalIndex(index)
+            targetSectionSource[index] = OptionalIndex(sourceIndex)
         }
         return (sourceSectionTarget, targetSectionSource)
     }

@@ -5,17 +5,47 @@
 final class RequestText: Sendable {
     /// The body; its spare capacity is the padding simdjson may read.
     private let bytes: [UInt8]
-    /// Where the object of each section of the body lies, in the order the parse met them (both snapshots'), for
-    /// the renderings that copy sections whole.
-    let sections: [Range<Int>]
-    /// The ids written with escapes, unescaped (UTF-8), one after another; ``WireItem`` refers to them.
+    /// Where the object of each section of the body lies, in the order the parse met them (both snapshots'):
+    /// the offset in the low 32 bits and the length in the high 32 (8 bytes a section; the body is under 4 GiB).
+    /// Kept only for a request whose answer copies sections whole or compares their members (see
+    /// ``section(_:)``); `nil` otherwise.
+    private let sectionPlaces: [UInt64]?
+    /// The ids written with escapes, unescaped (UTF-8), one after another; ``WireItem`` and ``WireSection`` refer
+    /// to them.
     private let unescapedIDs: [UInt8]
+    /// The canonical encodings of the sections' contents (``WireSection/content``).
+    let arena: ContentArena
 
-    init(padded bytes: [UInt8], sections: [Range<Int>], unescapedIDs: [UInt8]) {
+    /// - Parameters:
+    ///   - bytes: The body, with ``DiffRequest/requiredPadding`` bytes of spare capacity.
+    ///   - sectionPlaces: Where each section's object lies, packed (see ``sectionPlaces``), or `nil` when the
+    ///     answer reads no section's text.
+    ///   - unescapedIDs: The ids written with escapes, unescaped.
+    ///   - arena: The sections' content encodings.
+    init(padded bytes: [UInt8], sectionPlaces: [UInt64]?, unescapedIDs: [UInt8], arena: ContentArena) {
         precondition(bytes.capacity - bytes.count >= DiffRequest.requiredPadding, "the body needs its padding")
         self.bytes = bytes
-        self.sections = sections
+        self.sectionPlaces = sectionPlaces
         self.unescapedIDs = unescapedIDs
+        self.arena = arena
+    }
+
+    /// Whether the places of the sections' objects were kept (``section(_:)`` may be called).
+    var keepsSectionPlaces: Bool { sectionPlaces != nil }
+
+    /// Packs the place of a section's object for ``sectionPlaces``.
+    static func sectionPlace(offset: UInt32, length: UInt32) -> UInt64 { UInt64(offset) | UInt64(length) << 32 }
+
+    /// Where the object of the body's section `index` (in the order the parse met them) lies.
+    ///
+    /// - Precondition: The places were kept: the request asks for a JSON Patch or the changed members.
+    func section(_ index: Int) -> Range<Int> {
+        guard let sectionPlaces else {
+            preconditionFailure("sections' texts are kept only for a request asking for jsonPatch or changedMembers")
+        }
+        let place = sectionPlaces[index]
+        let offset = Int(UInt32(truncatingIfNeeded: place))
+        return offset ..< offset + Int(place >> 32)
     }
 
     /// Whether the `count` bytes at `offset` are the same as those at `otherOffset` in `other`.

@@ -34,13 +34,15 @@ extension SimdJSONParser {
                 options.layouts = SectionLayoutRequest.decodeList(layouts, errors: &errors)
                 guard errors.isEmpty else { return .failure(.invalid(errors.errors, omitted: errors.count - errors.errors.count)) }
             }
-            let sections = UnsafeBufferPointer(start: result.sections, count: result.sectionCount).map {
-                Int($0.textOffset) ..< Int($0.textOffset + $0.textLength)
-            }
+            // Where sections lie is read only by the renderings that copy or compare their texts.
+            let sectionPlaces = !(options.changedMembers || options.renderings.contains(.jsonPatch)) ? nil :
+                UnsafeBufferPointer(start: result.sections, count: result.sectionCount).map {
+                    RequestText.sectionPlace(offset: $0.textOffset, length: $0.textLength)
+                }
             let text = RequestText(
-                padded: padded, sections: sections,
-                unescapedIDs: Array(UnsafeBufferPointer(start: result.idBytes, count: result.idByteCount)))
-            let builder = SnapshotBuilder(result: result, input: buffer, arena: arena, text: text)
+                padded: padded, sectionPlaces: sectionPlaces,
+                unescapedIDs: Array(UnsafeBufferPointer(start: result.idBytes, count: result.idByteCount)), arena: arena)
+            let builder = SnapshotBuilder(result: result, input: buffer, text: text)
             let (old, new) = builder.snapshots(old: result.oldSnapshot, new: result.newSnapshot)
             return .success(DiffRequest(old: old, new: new, options: options))
         }
@@ -261,18 +263,17 @@ extension SimdJSONParser {
         private let sections: UnsafeBufferPointer<CSimdJSON_Section>
         private let items: UnsafeBufferPointer<CSimdJSON_Item>
         private let idBytes: UnsafeBufferPointer<UInt8>
-        private let arena: ContentArena
         private let text: RequestText
         private let input: UnsafeBufferPointer<UInt8>
         private let idsNumbered: Bool
 
         /// The result and `input` (the bytes parsed) must stay valid, the parser unused, while the builder is used;
-        /// `text` holds the parsed bytes, which the items' contents refer to.
-        init(result: CSimdJSON_Result, input: UnsafeBufferPointer<UInt8>, arena: ContentArena, text: RequestText) {
+        /// `text` holds the parsed bytes, which the items' contents refer to, and the arena of the sections'
+        /// contents.
+        init(result: CSimdJSON_Result, input: UnsafeBufferPointer<UInt8>, text: RequestText) {
             sections = UnsafeBufferPointer(start: result.sections, count: result.sectionCount)
             items = UnsafeBufferPointer(start: result.items, count: result.itemCount)
             idBytes = UnsafeBufferPointer(start: result.idBytes, count: result.idByteCount)
-            self.arena = arena
             self.text = text
             self.input = input
             idsNumbered = result.idsNumbered != 0
@@ -330,7 +331,7 @@ extension SimdJSONParser {
             var byID: [WireID: Int32] = [:]
             var flat: Int32 = 0
             let sections = built.sections.map { section in
-                WireSection(id: section.id, content: section.content, items: section.items.map { item in
+                section.replacingItems(section.items.map { item in
                     defer { flat += 1 }
                     if byID[item.id] == nil {
                         byID[item.id] = flat
@@ -346,8 +347,10 @@ extension SimdJSONParser {
         /// A snapshot already built, whose items the other's repeat or are compared with.
         private struct Reference {
             let sections: [WireSection]
-            /// The index among the snapshot's items of each section's first item, and the item count at the end.
-            let starts: [Int]
+            /// The index among the snapshot's items of each section's first item, and the item count at the end
+            /// (32-bit: a body holds fewer than 2^29 items, see ``WireItem``; 4 bytes a section of a snapshot of
+            /// many).
+            let starts: [UInt32]
             let firstItem: Int
             /// Where the counterpart of an identity number is.
             enum Counterparts {
@@ -367,12 +370,12 @@ extension SimdJSONParser {
 
             init(_ snapshot: Snapshot, firstItem: Int, counterparts: Counterparts) {
                 sections = snapshot.sections
-                var starts: [Int] = []
+                var starts: [UInt32] = []
                 starts.reserveCapacity(sections.count + 1)
-                var start = 0
+                var start: UInt32 = 0
                 starts.append(start)
                 for section in sections {
-                    start += section.items.count
+                    start += UInt32(section.items.count)
                     starts.append(start)
                 }
                 self.starts = starts
@@ -406,9 +409,9 @@ extension SimdJSONParser {
                 var low = 0, high = sections.count - 1
                 while low < high {
                     let middle = (low + high + 1) / 2
-                    if starts[middle] <= index { low = middle } else { high = middle - 1 }
+                    if Int(starts[middle]) <= index { low = middle } else { high = middle - 1 }
                 }
-                return (low, index - starts[low])
+                return (low, index - Int(starts[low]))
             }
 
             /// The index among the snapshot's items of the item the diff may match an item of the other snapshot
@@ -423,7 +426,7 @@ extension SimdJSONParser {
         }
 
         private func firstItem(of record: CSimdJSON_Snapshot) -> Int {
-            record.sectionCount == 0 ? items.count : Int(sections[Int(record.firstSection)].firstItem)
+            record.sectionCount == 0 ? items.count : Int(record.firstItem)
         }
 
         /// Builds a snapshot; the one walked first (without `reference`) marks the items whose id an earlier item
@@ -433,15 +436,19 @@ extension SimdJSONParser {
         private func snapshot(_ record: CSimdJSON_Snapshot, repeating reference: Reference?) -> Snapshot {
             let first = Int(record.firstSection)
             var distinctIDs = 0  // the ids met so far: the parse numbers them in order of first appearance
+            var firstItem = Int(record.firstItem)  // the section's: its items follow the previous section's
             return Snapshot(
-                sections: sections[first ..< first + Int(record.sectionCount)].map {
-                    section($0, repeating: reference, distinctIDs: &distinctIDs)
+                sections: sections[first ..< first + Int(record.sectionCount)].map { record in
+                    defer { firstItem += Int(record.itemCount) }
+                    return section(record, firstItem: firstItem, repeating: reference, distinctIDs: &distinctIDs)
                 },
                 text: text, firstSection: first)
         }
 
-        private func section(_ record: CSimdJSON_Section, repeating reference: Reference?, distinctIDs: inout Int) -> WireSection {
-            let first = Int(record.firstItem)
+        /// The section of `record`, whose first item is `items[first]`.
+        private func section(
+            _ record: CSimdJSON_Section, firstItem first: Int, repeating reference: Reference?, distinctIDs: inout Int
+        ) -> WireSection {
             var sectionItems: [WireItem] = []
             sectionItems.reserveCapacity(Int(record.itemCount))
             for index in first ..< first + Int(record.itemCount) {
@@ -476,8 +483,16 @@ extension SimdJSONParser {
                         text: text, textRange: textRange, idKind: idKind, idPayload: idPayload,
                         identityNumber: identityNumber, contentNumber: contentNumber))
             }
-            let sectionID: SectionID = Int(record.id.kind) == CSimdJSON_IDNone ? .implicit : .explicit(id(record.id))
-            return WireSection(id: sectionID, content: content(record.content), items: sectionItems)
+            // The parse's packing of the id is WireSection's (see ``WireItem/IDPlace``): the payload is taken as it is.
+            let idKind: WireSection.IDKind =
+                switch Int(record.idKind) {
+                case CSimdJSON_IDInteger: .integer
+                case CSimdJSON_IDString: record.idInInput != 0 ? .inBody : .unescaped
+                default: .implicit
+                }
+            return WireSection(
+                text: text, idKind: idKind, idPayload: Int64(bitPattern: record.id),
+                contentOffset: Int(record.contentOffset), contentCount: Int(record.contentLength), items: sectionItems)
         }
 
         /// How an item's id is stored (see ``WireItem/IDKind``): an integer, or where its bytes lie, in the body
@@ -496,21 +511,10 @@ extension SimdJSONParser {
             return idString(at: place.offset, count: place.count, inInput: item.idInInput != 0)
         }
 
-        /// A section's id.
-        private func id(_ record: CSimdJSON_ID) -> WireID {
-            if Int(record.kind) == CSimdJSON_IDInteger { return .integer(record.integer) }
-            return idString(at: Int(record.offset), count: Int(record.length), inInput: record.inInput != 0)
-        }
-
         /// A string id whose bytes are the input's (written without escapes) or the parse's unescaped ids'.
         private func idString(at start: Int, count: Int, inInput: Bool) -> WireID {
             let bytes = inInput ? input : idBytes
             return .string(String(decoding: UnsafeBufferPointer(rebasing: bytes[start ..< start + count]), as: UTF8.self))
-        }
-
-        /// A section's content, canonicalised in the arena.
-        private func content(_ record: CSimdJSON_Content) -> ContentKey {
-            ContentKey(arena: arena, offset: Int(record.offset), count: Int(record.length), hash: record.hash)
         }
     }
 }

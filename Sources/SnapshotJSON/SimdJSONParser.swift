@@ -48,6 +48,10 @@ struct SimdJSONParser {
         CSimdJSON_ParserReturn(pointer, Self.maximumIdle, Self.maximumRetainedBytes)
     }
 
+    /// The most sections a request of `bodyLength` bytes without violations holds (both snapshots'): the parse
+    /// reserves that many section records at once for a large body.
+    static func maximumSections(bodyLength: Int) -> Int { CSimdJSON_MaximumSections(bodyLength) }
+
     /// Bytes the parser keeps allocated between parses.
     var retainedBytes: Int { CSimdJSON_ParserRetainedBytes(pointer) }
 

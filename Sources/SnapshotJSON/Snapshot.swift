@@ -7,7 +7,7 @@ public struct Snapshot: Hashable, Sendable {
     public let sections: [WireSection]
     /// The `/diff` body the snapshot was read from, if any.
     let text: RequestText?
-    /// The position of the first section among the body's (``RequestText/sections``).
+    /// The position of the first section among the body's (``RequestText/section(_:)``).
     let firstSection: Int
 
     init(sections: [WireSection], text: RequestText?, firstSection: Int) {
@@ -26,9 +26,12 @@ public struct Snapshot: Hashable, Sendable {
 
     /// Each section as the client wrote it (its whole object, `items` included), in order, when the snapshot was
     /// read from a `/diff` body as `{"sections": [...]}`; `nil` otherwise.
+    ///
+    /// - Precondition: The request asks for a JSON Patch or the changed members (the parse keeps where sections
+    ///   lie only then).
     public var sectionTexts: [JSONText]? {
         guard let text, !isBareItemList else { return nil }
-        return text.sections[firstSection ..< firstSection + sections.count].map { JSONText(text: text, range: $0) }
+        return (firstSection ..< firstSection + sections.count).map { JSONText(text: text, range: text.section($0)) }
     }
 
     /// Whether the snapshot was written in the bare `{"items": [...]}` form.

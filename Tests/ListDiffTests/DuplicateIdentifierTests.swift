@@ -32,6 +32,15 @@ import Testing
         }
         let difference = try SectionedDifference(from: sections, to: Array(sections.reversed()))
         #expect(difference.counts.sectionMoved == count - 1)
+        // A repeated id the source lacks (the hashing matcher records it as the target's own).
+        var inserted = (0 ..< count).map { section(1000 + $0, [2000 + $0]) }
+        inserted[count - 1] = section(1001, [999])
+        let error = try #require(throws: DuplicateIdentifiersError<Int, Int>.self) {
+            try SectionedDifference(from: sections, to: inserted)
+        }
+        #expect(error.sections == [DuplicateIdentifier(snapshot: .target, id: 1001, positions: [1, count - 1])])
+        let fresh = try SectionedDifference(from: sections, to: Array(sections.prefix(count / 2) + inserted.prefix(count - 1)))
+        #expect(fresh.counts.sectionInserted == count - 1 && fresh.counts.sectionDeleted == count - count / 2)
     }
 
     @Test func duplicatesOnlyInTheTargetAreFound() throws {

@@ -56,11 +56,11 @@ enum {
     CSimdJSON_SyntaxIncomplete = 10     /* the document ends inside an array or object */
 };
 
-/** CSimdJSON_ID.kind */
+/** CSimdJSON_Item.idKind and CSimdJSON_Section.idKind */
 enum {
     CSimdJSON_IDNone = 0,    /* implicit section (bare {"items": [...]}) or missing/invalid id */
-    CSimdJSON_IDString = 1,  /* unescaped UTF-8 at idBytes[offset ..< offset + length], or in the input (inInput) */
-    CSimdJSON_IDInteger = 2  /* value in integer */
+    CSimdJSON_IDString = 1,  /* the id's packed place: unescaped UTF-8 in idBytes, or in the input (idInInput) */
+    CSimdJSON_IDInteger = 2  /* the id is the value (two's complement) */
 };
 
 /** CSimdJSON_Violation.kind */
@@ -88,26 +88,6 @@ enum {
     CSimdJSON_FoundBoolean = 7,
     CSimdJSON_FoundNull = 8
 };
-
-/** A section's id (and an item's, while the walk reads it). */
-typedef struct CSimdJSON_ID {
-    int64_t integer;
-    uint64_t offset;
-    uint32_t length;
-    uint8_t kind;
-    uint8_t inInput; /* a string written without escapes: its bytes are the input's at offset */
-} CSimdJSON_ID;
-
-/**
- * A section's content (its members but "id" and "items"): its canonical encoding in the arena and the 64-bit
- * hash of it. (An item's content is its raw text, CSimdJSON_Item; raw texts that differ are compared by their
- * canonical encodings, which CSimdJSON_CanonicalItem makes on demand.)
- */
-typedef struct CSimdJSON_Content {
-    uint64_t offset;
-    uint64_t length;
-    uint64_t hash;
-} CSimdJSON_Content;
 
 /**
  * An item of CSimdJSON_Parse: where its text and its id lie, and its numbers (32 bytes: a request of many small
@@ -138,19 +118,37 @@ typedef struct CSimdJSON_Item {
     uint8_t idInInput;
 } CSimdJSON_Item;
 
+/**
+ * A section of CSimdJSON_Parse: its id, its content, its item count and where its text lies (32 bytes: a request
+ * of many small sections holds one per section; inputs are at most 4 GiB, simdjson's limit, so 32-bit offsets and
+ * counts reach all of them, and the walk refuses an arena of 4 GiB or more, CSimdJSON_StatusTooLarge). A
+ * snapshot's items are its sections' items one section after another: a section's first item is its snapshot's
+ * (CSimdJSON_Snapshot.firstItem) plus the item counts of the sections before it.
+ */
 typedef struct CSimdJSON_Section {
-    CSimdJSON_ID id;
-    CSimdJSON_Content content;
-    uint64_t firstItem;
-    uint64_t itemCount;
+    /** The id, packed as CSimdJSON_Item.id is (see idKind and idInInput). */
+    uint64_t id;
+    /**
+     * The section's content: the canonical encoding of its members but "id" and "items" (`{}` when there are
+     * none), at arena[contentOffset ..< contentOffset + contentLength]. (Its hash, CSimdJSON_Hash, is not kept:
+     * a content is most often `{}`, and 8 bytes a section.)
+     */
+    uint32_t contentOffset;
+    uint32_t contentLength;
+    uint32_t itemCount;
     /** The section's JSON text in the input, from its '{' to its '}' (both 0 for an implicit section). */
-    uint64_t textOffset;
-    uint64_t textLength;
+    uint32_t textOffset;
+    uint32_t textLength;
+    /** CSimdJSON_IDNone for an implicit section (bare {"items": [...]}) or a missing or invalid id. */
+    uint8_t idKind;
+    uint8_t idInInput;
 } CSimdJSON_Section;
 
 typedef struct CSimdJSON_Snapshot {
     uint64_t firstSection;
     uint64_t sectionCount;
+    /** The index of the snapshot's first item: its items follow one another, section by section. */
+    uint64_t firstItem;
     uint8_t present;
 } CSimdJSON_Snapshot;
 
@@ -288,6 +286,13 @@ const CSimdJSON_Result *CSimdJSON_Parse(CSimdJSON_Parser *parser, const uint8_t 
                                         size_t capacity);
 
 /**
+ * The most section records CSimdJSON_Parse makes for a request of `length` bytes without violations: a section
+ * object is at least `{"id":0,"items":[]}` and a separator, and each snapshot may be one implicit section. A
+ * large input's records are reserved for that many at once.
+ */
+size_t CSimdJSON_MaximumSections(size_t length);
+
+/**
  * Validates the JSON text `bytes[offset ..< offset + length]` as CSimdJSON_Parse does (syntax, UTF-8, nesting,
  * exponents, repeated member names: fatal errors in the status, the others as violations) and lists every value
  * of it in result->values (offsets relative to `bytes + offset`). `capacity >= offset + length +
@@ -355,7 +360,7 @@ void CSimdJSON_Free(void *pointer);
 /** The parts of the number token `token[0 ..< length]` (a number a parse validated: trailing whitespace none). */
 CSimdJSON_NumberParts CSimdJSON_ParseNumber(const uint8_t *token, size_t length);
 
-/** The 64-bit hash CSimdJSON_Content.hash holds for a canonical encoding, of any bytes. */
+/** The 64-bit hash of a canonical encoding (a section's content's), of any bytes. */
 uint64_t CSimdJSON_Hash(const uint8_t *bytes, size_t length);
 
 /**
