@@ -89,7 +89,7 @@ public enum DiffEndpoint {
         // The ids keep no item (9 bytes an item, where an item is 32), so that the snapshots can go first.
         let ids = options.ids ? SubjectIDs(request, dropped: difference.droppedDuplicates) : nil
         writer.beginObject()
-        if options.changedMembers || options.renderings.contains(.jsonPatch) {
+        if options.readsMembers {
             // The snapshots and the difference are handed over, so that they are freed before the layouts (the
             // answer's last member) are written: the answer is then mostly written, and its peak holds less.
             writeChanges(of: consume difference, in: consume request, ids: ids, options: options, into: &writer)

@@ -16,6 +16,10 @@ public struct DiffOptions: Hashable, Sendable {
     /// Whether to list, for every updated item and section, the top-level members whose values differ.
     /// `"changedMembers"`, default `false`.
     public var changedMembers = false
+
+    /// Whether the answer compares or copies members of the snapshots (`jsonPatch` or `changedMembers`): only
+    /// then does the reader keep where each section lies in the body, and the snapshots outlive the renderings.
+    public var readsMembers: Bool { changedMembers || renderings.contains(.jsonPatch) }
     /// The per-section waterfall layouts to answer with. `"layouts"`, default none.
     public var layouts: [SectionLayoutRequest]
 

@@ -35,7 +35,7 @@ extension SimdJSONParser {
                 guard errors.isEmpty else { return .failure(.invalid(errors.errors, omitted: errors.count - errors.errors.count)) }
             }
             // Where sections lie is read only by the renderings that copy or compare their texts.
-            let sectionPlaces = !(options.changedMembers || options.renderings.contains(.jsonPatch)) ? nil :
+            let sectionPlaces = !options.readsMembers ? nil :
                 UnsafeBufferPointer(start: result.sections, count: result.sectionCount).map {
                     RequestText.sectionPlace(offset: $0.textOffset, length: $0.textLength)
                 }
