@@ -105,19 +105,27 @@ public enum DiffEndpoint {
     }
 
     /// Writes the answer's members that describe the changes: the renderings, `jsonPatch` and `changedMembers`
-    /// as `options` ask.
+    /// as `options` ask. The old snapshot is freed once the updated members are found: the patch reads only its
+    /// form (bare list or sections).
     private static func writeChanges(
-        of difference: SectionedDifference, in request: DiffRequest, ids: SubjectIDs?, options: DiffOptions,
+        of difference: SectionedDifference, in request: consuming DiffRequest, ids: SubjectIDs?, options: DiffOptions,
         into writer: inout JSONWriter
     ) {
         difference.writeMembers(
             into: &writer, renderings: options.renderings, reportDropped: options.duplicates == .keepFirst, ids: ids)
         let sequential = difference.sequential
-        let updated = UpdatedMembers(difference, sequential: sequential, old: request.old, new: request.new)
+        let new = request.new
+        let updated: UpdatedMembers, oldIsBareItemList: Bool
+        do {
+            let old = request.old
+            _ = consume request
+            updated = UpdatedMembers(difference, sequential: sequential, old: old, new: new)
+            oldIsBareItemList = old.isBareItemList
+        }  // (the old snapshot is freed here)
         if options.renderings.contains(.jsonPatch) {
             writer.key("jsonPatch")
             difference.writeJSONPatch(
-                old: request.old, new: request.new, sequential: sequential, updated: updated, into: &writer)
+                oldIsBareItemList: oldIsBareItemList, new: new, sequential: sequential, updated: updated, into: &writer)
         }
         if options.changedMembers {
             writer.key("changedMembers")

@@ -13,20 +13,21 @@ extension SectionedDifference {
     /// snapshot that changes form (bare list to sections, or back) is one `remove` and one `add`.
     ///
     /// - Parameters:
-    ///   - old: The old snapshot, as read from the request.
+    ///   - oldIsBareItemList: Whether the old snapshot is a bare item list (``Snapshot/isBareItemList``): all the
+    ///     patch reads of it, so that it can be freed before the patch is written.
     ///   - new: The new snapshot, as read from the request.
     ///   - sequential: The difference's ``sequential`` operations.
     ///   - updated: The updated members (``UpdatedMembers``).
     ///   - writer: The writer, positioned at the value.
     func writeJSONPatch(
-        old: Snapshot, new: Snapshot, sequential: [SequentialChange], updated: UpdatedMembers,
+        oldIsBareItemList: Bool, new: Snapshot, sequential: [SequentialChange], updated: UpdatedMembers,
         into writer: inout JSONWriter
     ) {
         writer.beginArray()
         defer { writer.endArray() }
         let newSections = new.sectionTexts ?? []  // inserted sections are copied whole
-        guard old.isBareItemList == new.isBareItemList else {
-            writer.patch(.remove, old.isBareItemList ? "/items" : "/sections")
+        guard oldIsBareItemList == new.isBareItemList else {
+            writer.patch(.remove, oldIsBareItemList ? "/items" : "/sections")
             writer.patch(.add, new.isBareItemList ? "/items" : "/sections") { writer in
                 writer.beginArray()
                 if new.isBareItemList {
