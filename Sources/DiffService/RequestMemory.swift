@@ -9,13 +9,15 @@ import MicroHTTP
 /// its shapes, rounded up, and covers the body itself, the parse, the engine's tables, the answer being
 /// written and the answer waiting to be sent.
 public enum RequestMemory {
-    /// Peak bytes per body byte of a `POST /diff`, at most: the worst measured shape, every item moved, updated
-    /// and laid out, with every rendering, `ids` and `pretty` (an answer 9.2 times the body), peaks at 19.2× its
-    /// body (BENCHMARKS.md); 21 leaves a margin of 9 %.
-    public static let diffBytesPerBodyByte = 21
-    /// Peak bytes per body byte of a `POST /layout`, at most: the worst measured shape, tiny items in one
-    /// column, pretty-printed (an answer 3.8 times the body), peaks at 11.0× its body; 12 leaves a margin of 9 %.
-    public static let layoutBytesPerBodyByte = 12
+    /// Peak bytes per body byte of a `POST /diff`, at most: the worst measured shape, a pretty JSON Patch that adds
+    /// every new item whole (an answer 8.5 times the body), peaks at 13.2× its body, and every item moved, updated
+    /// and laid out with every rendering, `ids` and `pretty` (an answer 9.2 times the body) at 13.0×
+    /// (BENCHMARKS.md); 15 leaves a margin of 13 %.
+    public static let diffBytesPerBodyByte = 15
+    /// Peak bytes per body byte of a `POST /layout`, at most: the worst measured shape, a body that is mostly one
+    /// array of zeros (422: the parse lists a value per 2 bytes), peaks at 9.0× its body; a valid layout at most
+    /// 5.8× (tiny items in one column, pretty); 10 leaves a margin of 11 %.
+    public static let layoutBytesPerBodyByte = 10
     /// Any request's fixed part: its state, headers, a small answer and libmicrohttpd's buffers.
     public static let fixedBytes = 64 * 1024
 
