@@ -109,7 +109,7 @@ let package = Package(
         .testTarget(name: "GzipTests", dependencies: ["Gzip"]),
         .testTarget(
             name: "SnapshotJSONTests",
-            dependencies: ["SnapshotJSON", "TestSupport", .product(name: "PropertyBased", package: "swift-property-based")]
+            dependencies: ["SnapshotJSON", "CSimdJSON", "TestSupport", .product(name: "PropertyBased", package: "swift-property-based")]
         ),
         // Runs the built `snapdiff` binary as a subprocess (the dependency makes SwiftPM build it first).
         .testTarget(name: "SnapdiffTests", dependencies: ["snapdiff", "DiffService"]),

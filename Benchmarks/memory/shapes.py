@@ -346,6 +346,18 @@ def gen_diff_dense_options(n):
     return body.encode(), {"items": 0, "sections": 0, "values": n}
 
 
+def gen_diff_empty_items(n):
+    """/diff whose old snapshot is n empty items `{}` (422: no ids): the most item objects a body can hold."""
+    body = '{"old":{"items":[%s]},"new":{"items":[]}}' % ",".join("{}" for _ in range(n))
+    return body.encode(), {"items": n, "sections": 1, "values": n}
+
+
+def gen_diff_empty_sections(n):
+    """/diff whose old snapshot is n empty sections `{}` (422: no ids, no items): the most section objects."""
+    body = '{"old":{"sections":[%s]},"new":{"items":[]}}' % ",".join("{}" for _ in range(n))
+    return body.encode(), {"items": 0, "sections": n, "values": n}
+
+
 SHAPES = {
     # name: (path, generator, in the default set)
     "diff-tiny-ids": ("/diff", gen_tiny_ids, True),
@@ -378,6 +390,8 @@ SHAPES = {
     "layout-invalid-items": ("/layout", gen_layout_invalid, True),
     "layout-dense-values": ("/layout", gen_layout_dense_values, True),
     "diff-dense-options": ("/diff", gen_diff_dense_options, True),
+    "diff-empty-items": ("/diff", gen_diff_empty_items, True),
+    "diff-empty-sections": ("/diff", gen_diff_empty_sections, True),
 }
 
 

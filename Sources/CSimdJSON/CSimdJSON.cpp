@@ -664,8 +664,14 @@ struct CSimdJSON_Parser {
         item.textLength = uint32_t(end - start);
         item.depth = uint16_t(depth);
         item.clean = violations.size() + violationsOmitted == violationsBefore;
-        items.push_back(item);
+        if (keepsRecords()) { items.push_back(item); }
     }
+
+    /// Whether the walk still keeps item and section records: only until the first violation, after which the
+    /// request is refused and its records are never read. So every record kept is of a valid item or section,
+    /// at least `{"id":0}` or `{"id":0,"items":[]}` of input, and the reservations made for a large input hold
+    /// them all: a body of empty objects (3 bytes each) cannot make the tables outgrow them.
+    bool keepsRecords() const { return violations.empty() && violationsOmitted == 0; }
 
     /// An item's id as the walk reads it.
     static WalkedID idOf(const CSimdJSON_Item &item) {
@@ -713,19 +719,19 @@ struct CSimdJSON_Parser {
         return false;
     }
 
-    void walkItems(ondemand::value &value, size_t section) {
+    /// Walks a section's items into `record`'s count.
+    void walkItems(ondemand::value &value, CSimdJSON_Section &record) {
         size_t first = items.size();
         if (expect(value, ondemand::json_type::array)) {
             forEachElement(value, [&](ondemand::value &element) { walkRawItem(element); });
         }
-        sections[section].itemCount = uint32_t(items.size() - first);  // (fewer than 2^29 items: see CSimdJSON_Item)
+        record.itemCount = uint32_t(items.size() - first);  // (fewer than 2^29 items: see CSimdJSON_Item)
     }
 
     void walkSection(ondemand::value &value) {
         if (!expect(value, ondemand::json_type::object)) { return; }
         int64_t start = offsetOf(value.raw_json_token().data());  // the '{' (peeks: the iterator stays on it)
-        size_t section = sections.size();
-        sections.push_back({});
+        CSimdJSON_Section record{};  // kept at the end (keepsRecords)
         bool hasID = false, hasItems = false;
         size_t base = members.size();
         sectionContent.size = 0;
@@ -736,25 +742,27 @@ struct CSimdJSON_Parser {
             } else if (key == "id") {
                 hasID = true;
                 WalkedID id = readID(member);
-                sections[section].id = id.packed();
-                sections[section].idKind = id.kind;
-                sections[section].idInInput = id.inInput;
+                record.id = id.packed();
+                record.idKind = id.kind;
+                record.idInInput = id.inInput;
             } else if (key == "items") {
                 hasItems = true;
-                walkItems(member, section);
+                walkItems(member, record);
             } else {
                 encodeMember(key, keyOffset, member, sectionContent);
             }
         });
         finishObject(sectionContent, base);
         sectionContent.push('}');
-        sections[section].textOffset = uint32_t(start);
-        sections[section].textLength = uint32_t(endOfValueWalked(start, '}') - start);
+        record.textOffset = uint32_t(start);
+        record.textLength = uint32_t(endOfValueWalked(start, '}') - start);
         if (!hasID) { violation(CSimdJSON_ViolationMissingMember, CSimdJSON_FoundNothing, -1, "id"); }
         if (!hasItems) { violation(CSimdJSON_ViolationMissingMember, CSimdJSON_FoundNothing, -1, "items"); }
+        if (!keepsRecords()) { return; }
         size_t contentStart = arena.size;
         arena.append(sectionContent.data, sectionContent.size);
-        finishContent(sections[section], contentStart);
+        finishContent(record, contentStart);
+        sections.push_back(record);
     }
 
     void walkSnapshot(ondemand::value &value, CSimdJSON_Snapshot &snapshot) {
@@ -807,13 +815,14 @@ struct CSimdJSON_Parser {
 
     /// A bare item list: one implicit section without id, whose content is the empty object.
     void walkBareItems(ondemand::value &value) {
-        size_t section = sections.size();
-        sections.push_back({});
+        CSimdJSON_Section record{};
+        walkItems(value, record);
+        if (!keepsRecords()) { return; }
         size_t start = arena.size;
         arena.push('{');
         arena.push('}');
-        finishContent(sections[section], start);
-        walkItems(value, section);
+        finishContent(record, start);
+        sections.push_back(record);
     }
 
     void walkRequest() {
