@@ -9,11 +9,12 @@ import MicroHTTP
 /// its shapes, rounded up, and covers the body itself, the parse, the engine's tables, the answer being
 /// written and the answer waiting to be sent.
 public enum RequestMemory {
-    /// Peak bytes per body byte of a `POST /diff`, at most: the worst measured shape, a pretty JSON Patch that adds
-    /// every new item whole (an answer 8.5 times the body), peaks at 13.2× its body, and every item moved, updated
-    /// and laid out with every rendering, `ids` and `pretty` (an answer 9.2 times the body) at 13.0×
-    /// (BENCHMARKS.md); 15 leaves a margin of 13 %.
-    public static let diffBytesPerBodyByte = 15
+    /// Peak bytes per body byte of a `POST /diff`, at most: the worst measured shapes, a pretty JSON Patch that
+    /// adds every new item whole (an answer 8.5 times the body) and every item moved, updated and laid out with
+    /// every rendering, `ids` and `pretty` (an answer 9.2 times the body), peak at 13.2× a 16 MiB body and at up
+    /// to 15.7× a 4–6 MiB one (BENCHMARKS.md). Smaller bodies read higher (18.3× at 1 MiB) from a fixed part of
+    /// at most about 3 MiB per computation, which the process allowance covers: at most four run at once.
+    public static let diffBytesPerBodyByte = 16
     /// Peak bytes per body byte of a `POST /layout`, at most: the worst measured shape, a body that is mostly one
     /// array of zeros (422: the parse lists a value per 2 bytes), peaks at 9.0× its body; a valid layout at most
     /// 5.8× (tiny items in one column, pretty); 10 leaves a margin of 11 %.

@@ -170,13 +170,15 @@ extension Matching {
         var sourceSectionTarget = [OptionalIndex](repeatElement(.absent, count: source.count))
         var targetSectionSource = [OptionalIndex](repeatElement(.absent, count: target.count))
         if source.count <= linearSectionLimit && target.count <= linearSectionLimit {
-            for i in source.indices {
-                for j in 0 ..< i where source[j].differenceIdentifier == source[i].differenceIdentifier { return nil }
+            // Each id read once (reading one may build it: a parser's section may keep only where its id lies).
+            let sourceIDs = source.map(\.differenceIdentifier), targetIDs = target.map(\.differenceIdentifier)
+            for i in sourceIDs.indices {
+                for j in 0 ..< i where sourceIDs[j] == sourceIDs[i] { return nil }
             }
-            for i in target.indices {
-                let id = target[i].differenceIdentifier
-                for j in 0 ..< i where target[j].differenceIdentifier == id { return nil }
-                if let sourceIndex = source.firstIndex(where: { $0.differenceIdentifier == id }) {
+            for i in targetIDs.indices {
+                let id = targetIDs[i]
+                for j in 0 ..< i where targetIDs[j] == id { return nil }
+                if let sourceIndex = sourceIDs.firstIndex(of: id) {
                     sourceSectionTarget[sourceIndex] = OptionalIndex(i)
                     targetSectionSource[i] = OptionalIndex(sourceIndex)
                 }

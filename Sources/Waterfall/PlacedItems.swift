@@ -6,8 +6,9 @@ public struct PlacedItems: RandomAccessCollection, Hashable, Sendable {
     struct Slot: Hashable, Sendable {
         /// The frame's top edge in pixels.
         var y: Int
-        /// The frame's height in pixels. A valid item is at most 100 times the container's width tall (800,000
-        /// pixels) plus an extra height of at most 800,000 pixels: far below `Int32.max`.
+        /// The frame's height in pixels. A valid item is at most 100 times its width tall, and a width at most
+        /// 800,000 pixels, plus an extra height of at most 800,000 pixels: 80,800,000, far below `Int32.max`
+        /// (a test lays out that tallest item).
         var height: Int32
         /// The column, or -1 for a full-width item (there are at most 64 columns).
         var column: Int8

@@ -7,8 +7,8 @@ import Testing
 @Suite struct IDNumberingTests {
     /// Ids drawn from a small pool, so that they repeat within and across snapshots: strings and integers with
     /// the same digits, and two spellings of the same string.
-    static func id(_ g: inout SplitMix) -> String {
-        let n = Int.random(in: 0 ..< 12, using: &g)
+    static func id(_ g: inout SplitMix, pool: Int = 12) -> String {
+        let n = Int.random(in: 0 ..< pool, using: &g)
         switch Int.random(in: 0 ..< 4, using: &g) {
         case 0: return "\(n)"
         case 1: return #""\#(n)""#
@@ -17,11 +17,14 @@ import Testing
         }
     }
 
-    @Test(arguments: 0 ..< 60)
-    func equalNumbersExactlyForEqualIds(seed: Int) throws {
+    /// Small bodies, and bodies of a few hundred items with as many distinct ids (the id table has twice as many
+    /// slots as items, any count, and its probes wrap past its last slot).
+    @Test(arguments: Array(0 ..< 60).map { ($0, 25) } + Array(60 ..< 80).map { ($0, 400) })
+    func equalNumbersExactlyForEqualIds(seed: Int, most: Int) throws {
         var g = SplitMix(seed: UInt64(seed))
         func items() -> String {
-            (0 ..< Int.random(in: 0 ... 25, using: &g)).map { _ in #"{"id":\#(Self.id(&g)),"v":1}"# }.joined(separator: ",")
+            (0 ..< Int.random(in: 0 ... most, using: &g)).map { _ in #"{"id":\#(Self.id(&g, pool: most / 2)),"v":1}"# }
+                .joined(separator: ",")
         }
         let body = #"{"old":{"sections":[{"id":1,"items":[\#(items())]},{"id":2,"items":[\#(items())]}]},"new":{"items":[\#(items())]}}"#
         let request = try parseDiffRequest(Array(body.utf8))

@@ -1,4 +1,4 @@
-import SnapshotJSON
+@testable import SnapshotJSON
 import Testing
 
 @Suite struct WireIDTests {
@@ -62,6 +62,23 @@ import Testing
                 #expect(ids.section(s) == section.id)
                 for (e, item) in section.items.enumerated() { #expect(ids.item(section: s, element: e) == item.id) }
             }
+        }
+    }
+
+    /// An item keeps its id's kind and its identity number in one word (2 bits and 30): every kind reads back
+    /// with every number up to the largest a body can need (fewer than 2^29 items), and -1 (not numbered).
+    @Test(arguments: [-1, 0, 1, 1 << 29, (1 << 30) - 2])
+    func identityNumbersKeepTheirIdKind(identity: Int) throws {
+        let request = try parseDiffRequest(Array(#"{"old":{"items":[{"id":"ab"},{"id":-7},{"id":"\u0061\""}]},"new":{"items":[]}}"#.utf8))
+        let text = try #require(request.old.text)
+        for item in request.old.sections[0].items {
+            let (kind, payload) = item.storedID
+            let copy = WireItem(
+                text: text, textRange: 0 ..< 1, idKind: kind, idPayload: payload, identityNumber: identity, contentNumber: 5)
+            #expect(copy.identityNumber == identity)
+            #expect(copy.contentNumber == 5)
+            #expect(copy.storedID == item.storedID)
+            #expect(copy.id == item.id)
         }
     }
 
