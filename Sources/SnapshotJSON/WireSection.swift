@@ -85,15 +85,11 @@ public struct WireSection: Hashable, Sendable {
     ///
     /// - Complexity: O(*n*) in the length of a string id (a new `String` each time).
     public var id: SectionID {
-        switch source {
-        case .implicit: return .implicit
-        case .integer: return .explicit(.integer(idPayload))
-        case .inBody(let text):
-            let place = WireItem.IDPlace(payload: idPayload)
-            return .explicit(.string(text.string(at: place.offset, count: place.count)))
-        case .unescaped(let text):
-            let place = WireItem.IDPlace(payload: idPayload)
-            return .explicit(.string(text.unescapedID(at: place.offset, count: place.count)))
+        switch source {  // (an explicit id is read as an item's is)
+        case .implicit: .implicit
+        case .integer(let text): .explicit(WireItem.id(.integer, payload: idPayload, in: text))
+        case .inBody(let text): .explicit(WireItem.id(.inBody, payload: idPayload, in: text))
+        case .unescaped(let text): .explicit(WireItem.id(.unescaped, payload: idPayload, in: text))
         }
     }
 
