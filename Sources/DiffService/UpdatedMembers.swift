@@ -32,15 +32,18 @@ struct UpdatedMembers {
 
     /// Compares the old and new versions of every item and section the difference updates.
     ///
-    /// - Parameter sequential: The difference's ``SectionedDifference/sequential`` operations (computed once by
-    ///   the caller, who writes them too).
-    /// - Complexity: O(*n*) in the old snapshot's items, plus the lengths of the updated items and sections.
-    init(_ difference: SectionedDifference, sequential: [SequentialChange], old: Snapshot, new: Snapshot) {
+    /// The updates are the sequential ones (``SectionedDifference/forEachSequentialUpdate(_:)``), at the positions
+    /// the renderings give them, walked without holding the operations.
+    ///
+    /// - Complexity: O(*n*) in the old snapshot's items, plus the lengths of the updated items and sections, plus
+    ///   the walk.
+    init(_ difference: SectionedDifference, old: Snapshot, new: Snapshot) {
         let oldPositions = OldVersions(old, dropped: difference.droppedDuplicates.source)
-        let sent = SentPositions(new, dropped: difference.droppedDuplicates.target)
+        let sent = SentPositions(dropped: difference.droppedDuplicates.target)
+        var sections: [(index: Int, changes: [MemberChange])] = []
         var updatedItems: [(path: ElementPath, item: WireItem)] = []
         var sectionTexts: (old: [JSONText], new: [JSONText])?  // made once, when a section is updated
-        for change in sequential {
+        difference.forEachSequentialUpdate { change in
             switch change {
             case .updateSection(let index):
                 if sectionTexts == nil { sectionTexts = (old.sectionTexts ?? [], new.sectionTexts ?? []) }
@@ -56,9 +59,11 @@ struct UpdatedMembers {
                 let (section, element) = sent.element(path)
                 updatedItems.append((path, new.sections[section].items[element]))
             default:
-                continue
+                return
             }
         }
+        sections.sort { $0.index < $1.index }
+        self.sections = sections  // (sorted first: sorting self's copy would copy the array, the local holding it)
         let oldItems = oldPositions.items(matching: updatedItems.map(\.item))
         for ((path, item), oldItem) in zip(updatedItems, oldItems) {
             var changes: [MemberChange] = []
@@ -67,7 +72,6 @@ struct UpdatedMembers {
             }
             elements.append((path, changes))
         }
-        sections.sort { $0.index < $1.index }
         elements.sort { $0.path < $1.path }
         sectionEntries = Dictionary(uniqueKeysWithValues: sections.enumerated().map { ($1.index, $0) })
         elementEntries = Dictionary(uniqueKeysWithValues: elements.enumerated().map { ($1.path, $0) })
