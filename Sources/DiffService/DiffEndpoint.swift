@@ -105,27 +105,25 @@ public enum DiffEndpoint {
     }
 
     /// Writes the answer's members that describe the changes: the renderings, `jsonPatch` and `changedMembers`
-    /// as `options` ask. The old snapshot is freed once the updated members are found: the patch reads only its
-    /// form (bare list or sections).
+    /// as `options` ask.
+    ///
+    /// It owns the request, so that the snapshots are freed as soon as the updated members are found: the patch
+    /// then reads only where the new snapshot's items and sections lie (``SnapshotTexts``, 8 bytes an item where
+    /// an item is 32) and whether the old one was a bare list.
     private static func writeChanges(
         of difference: SectionedDifference, in request: consuming DiffRequest, ids: SubjectIDs?, options: DiffOptions,
         into writer: inout JSONWriter
     ) {
         difference.writeMembers(
             into: &writer, renderings: options.renderings, reportDropped: options.duplicates == .keepFirst, ids: ids)
-        let sequential = difference.sequential
-        let new = request.new
-        let updated: UpdatedMembers, oldIsBareItemList: Bool
-        do {
-            let old = request.old
-            _ = consume request
-            updated = UpdatedMembers(difference, sequential: sequential, old: old, new: new)
-            oldIsBareItemList = old.isBareItemList
-        }  // (the old snapshot is freed here)
-        if options.renderings.contains(.jsonPatch) {
+        let updated = UpdatedMembers(difference, old: request.old, new: request.new)
+        let patchTexts = options.renderings.contains(.jsonPatch) ? SnapshotTexts(request.new) : nil
+        let oldIsBareItemList = request.old.isBareItemList
+        _ = consume request  // the snapshots are freed here
+        if let patchTexts {
             writer.key("jsonPatch")
             difference.writeJSONPatch(
-                oldIsBareItemList: oldIsBareItemList, new: new, sequential: sequential, updated: updated, into: &writer)
+                oldIsBareItemList: oldIsBareItemList, new: patchTexts, updated: updated, into: &writer)
         }
         if options.changedMembers {
             writer.key("changedMembers")

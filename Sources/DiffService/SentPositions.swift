@@ -3,37 +3,80 @@ import SnapshotJSON
 
 /// Turns positions in a snapshot whose dropped duplicates are left out (the positions of every rendering) into
 /// positions in the snapshot as the client sent it (``DuplicatePolicy/keepFirst`` drops repeated ids).
+///
+/// It keeps only what was dropped, in the ascending order the diff reports it, and finds a kept position's sent
+/// one by binary search: no table of every kept index (which cost 8 bytes a kept item of each section that lost
+/// some), and nothing of the snapshot itself.
 struct SentPositions {
-    /// The sent index of each kept section, or `nil` when no section was dropped.
-    private let sections: [Int]?
-    /// For each sent section that lost elements, the sent index of each kept element.
-    private let elements: [Int: [Int]]
+    /// The sent indices of the dropped sections, ascending.
+    private let droppedSections: [Int]
+    /// The sent paths of the dropped elements of kept sections, ascending (by section, then element).
+    private let droppedElements: [ElementPath]
+
+    /// - Parameter dropped: What the diff dropped from the snapshot (``SectionedDifference/droppedDuplicates``),
+    ///   sorted as it reports it.
+    /// - Complexity: O(1).
+    init(dropped: DroppedDuplicates.Positions) {
+        droppedSections = dropped.sections
+        droppedElements = dropped.elements
+    }
 
     /// - Parameters:
-    ///   - snapshot: The snapshot as sent.
+    ///   - snapshot: The snapshot as sent (only what was dropped from it is kept).
     ///   - dropped: What the diff dropped from it.
+    /// - Complexity: O(1).
     init(_ snapshot: Snapshot, dropped: DroppedDuplicates.Positions) {
-        if dropped.sections.isEmpty {
-            sections = nil
-        } else {
-            let gone = Set(dropped.sections)
-            sections = snapshot.sections.indices.filter { !gone.contains($0) }
-        }
-        var elements: [Int: [Int]] = [:]
-        for (section, paths) in Dictionary(grouping: dropped.elements, by: \.section) {
-            let gone = Set(paths.map(\.element))
-            elements[section] = snapshot.sections[section].items.indices.filter { !gone.contains($0) }
-        }
-        self.elements = elements
+        self.init(dropped: dropped)
     }
 
     /// The sent index of the kept section at `index`.
-    func section(_ index: Int) -> Int { sections?[index] ?? index }
+    ///
+    /// - Complexity: O(log *d*) for *d* dropped sections; O(1) when none was.
+    func section(_ index: Int) -> Int {
+        guard !droppedSections.isEmpty else { return index }
+        return Self.sentIndex(ofKept: index, droppedAt: droppedSections.startIndex ..< droppedSections.endIndex) {
+            droppedSections[$0]
+        }
+    }
 
     /// The sent section and element index of the kept element at `path`.
+    ///
+    /// - Complexity: O(log *d*) for *d* dropped sections and elements; O(1) when none was.
     func element(_ path: ElementPath) -> (section: Int, element: Int) {
         let section = section(path.section)
-        guard !elements.isEmpty else { return (section, path.element) }  // nothing dropped: no lookup per id
-        return (section, elements[section]?[path.element] ?? path.element)
+        guard !droppedElements.isEmpty else { return (section, path.element) }  // nothing dropped: no search per id
+        // The section's dropped elements, then the kept element's place among them.
+        let first = Self.partitionPoint(droppedElements.startIndex ..< droppedElements.endIndex) {
+            droppedElements[$0].section < section
+        }
+        let end = Self.partitionPoint(first ..< droppedElements.endIndex) { droppedElements[$0].section <= section }
+        let element = Self.sentIndex(ofKept: path.element, droppedAt: first ..< end) { droppedElements[$0].element }
+        return (section, element)
+    }
+
+    /// The sent index of the `kept`-th kept position of a list whose dropped positions are `sent(i)` for `i` in
+    /// `dropped`, ascending.
+    ///
+    /// The dropped position at `i` has `sent(i) - (i - dropped.lowerBound)` kept ones before it, a count that
+    /// never decreases with `i`; it precedes the kept position exactly when that count is at most `kept`. The
+    /// answer is `kept` plus the number of dropped positions that precede it.
+    ///
+    /// - Complexity: O(log *d*) for *d* = `dropped.count`.
+    private static func sentIndex(ofKept kept: Int, droppedAt dropped: Range<Int>, _ sent: (Int) -> Int) -> Int {
+        let before = partitionPoint(dropped) { sent($0) - ($0 - dropped.lowerBound) <= kept }
+        return kept + (before - dropped.lowerBound)
+    }
+
+    /// The first index of `range` for which `isBefore` is false, given that it is true for a prefix of `range`
+    /// and false after.
+    ///
+    /// - Complexity: O(log *n*) calls of `isBefore` for *n* = `range.count`.
+    private static func partitionPoint(_ range: Range<Int>, _ isBefore: (Int) -> Bool) -> Int {
+        var low = range.lowerBound, high = range.upperBound
+        while low < high {
+            let middle = low + (high - low) / 2
+            if isBefore(middle) { low = middle + 1 } else { high = middle }
+        }
+        return low
     }
 }

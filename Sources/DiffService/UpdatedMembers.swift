@@ -9,38 +9,58 @@ struct UpdatedMembers {
     var sections: [(index: Int, changes: [MemberChange])] = []
     /// Each updated element's path and changed members, in path order.
     var elements: [(path: ElementPath, changes: [MemberChange])] = []
-    /// Where each updated section's entry is in ``sections``, by index.
-    private var sectionEntries: [Int: Int] = [:]
-    /// Where each updated element's entry is in ``elements``, by path.
-    private var elementEntries: [ElementPath: Int] = [:]
 
-    /// The changed members of the updated section at `index`.
+    /// The changed members of the updated section at `index`, found by binary search in ``sections`` (no index
+    /// of the entries is kept beside them).
     ///
     /// - Precondition: The difference updates that section.
+    /// - Complexity: O(log *u*) for *u* updated sections.
     func changes(ofSection index: Int) -> [MemberChange] {
-        guard let entry = sectionEntries[index] else { preconditionFailure("section \(index) is not updated") }
+        let entry = Self.firstEntry(of: sections.count) { sections[$0].index < index }
+        guard entry < sections.count, sections[entry].index == index else {
+            preconditionFailure("section \(index) is not updated")
+        }
         return sections[entry].changes
     }
 
-    /// The changed members of the updated element at `path`.
+    /// The changed members of the updated element at `path`, found by binary search in ``elements``.
     ///
     /// - Precondition: The difference updates that element.
+    /// - Complexity: O(log *u*) for *u* updated elements.
     func changes(ofElement path: ElementPath) -> [MemberChange] {
-        guard let entry = elementEntries[path] else { preconditionFailure("element \(path) is not updated") }
+        let entry = Self.firstEntry(of: elements.count) { elements[$0].path < path }
+        guard entry < elements.count, elements[entry].path == path else {
+            preconditionFailure("element \(path) is not updated")
+        }
         return elements[entry].changes
+    }
+
+    /// The first of `count` sorted entries for which `isBefore` is false (`count` when there is none).
+    ///
+    /// - Complexity: O(log `count`) calls of `isBefore`.
+    private static func firstEntry(of count: Int, _ isBefore: (Int) -> Bool) -> Int {
+        var low = 0, high = count
+        while low < high {
+            let middle = low + (high - low) / 2
+            if isBefore(middle) { low = middle + 1 } else { high = middle }
+        }
+        return low
     }
 
     /// Compares the old and new versions of every item and section the difference updates.
     ///
-    /// - Parameter sequential: The difference's ``SectionedDifference/sequential`` operations (computed once by
-    ///   the caller, who writes them too).
-    /// - Complexity: O(*n*) in the old snapshot's items, plus the lengths of the updated items and sections.
-    init(_ difference: SectionedDifference, sequential: [SequentialChange], old: Snapshot, new: Snapshot) {
+    /// The updates are the sequential ones (``SectionedDifference/forEachSequentialUpdate(_:)``), at the positions
+    /// the renderings give them, walked without holding the operations.
+    ///
+    /// - Complexity: O(*n*) in the old snapshot's items, plus the lengths of the updated items and sections, plus
+    ///   the walk.
+    init(_ difference: SectionedDifference, old: Snapshot, new: Snapshot) {
         let oldPositions = OldVersions(old, dropped: difference.droppedDuplicates.source)
-        let sent = SentPositions(new, dropped: difference.droppedDuplicates.target)
+        let sent = SentPositions(dropped: difference.droppedDuplicates.target)
+        var sections: [(index: Int, changes: [MemberChange])] = []
         var updatedItems: [(path: ElementPath, item: WireItem)] = []
         var sectionTexts: (old: [JSONText], new: [JSONText])?  // made once, when a section is updated
-        for change in sequential {
+        difference.forEachSequentialUpdate { change in
             switch change {
             case .updateSection(let index):
                 if sectionTexts == nil { sectionTexts = (old.sectionTexts ?? [], new.sectionTexts ?? []) }
@@ -56,9 +76,11 @@ struct UpdatedMembers {
                 let (section, element) = sent.element(path)
                 updatedItems.append((path, new.sections[section].items[element]))
             default:
-                continue
+                return
             }
         }
+        sections.sort { $0.index < $1.index }
+        self.sections = sections  // (sorted first: sorting self's copy would copy the array, the local holding it)
         let oldItems = oldPositions.items(matching: updatedItems.map(\.item))
         for ((path, item), oldItem) in zip(updatedItems, oldItems) {
             var changes: [MemberChange] = []
@@ -67,10 +89,7 @@ struct UpdatedMembers {
             }
             elements.append((path, changes))
         }
-        sections.sort { $0.index < $1.index }
         elements.sort { $0.path < $1.path }
-        sectionEntries = Dictionary(uniqueKeysWithValues: sections.enumerated().map { ($1.index, $0) })
-        elementEntries = Dictionary(uniqueKeysWithValues: elements.enumerated().map { ($1.path, $0) })
     }
 }
 

@@ -9,30 +9,49 @@ extension SectionedDifference {
     ///
     /// - Complexity: O(n + m + k log(n + m)) for k moves.
     public var sequential: [SequentialChange] {
-        let m = matching
         var operations: [SequentialChange] = []
         operations.reserveCapacity(counts.total)
+        forEachSequential { operations.append($0) }
+        return operations
+    }
 
+    /// Calls `body` with each operation of ``sequential``, in the same order, without holding them all: for a
+    /// caller that reads them once (a JSON Patch is written from them), this saves ``sequential``'s array.
+    ///
+    /// - Parameter body: Called once per operation, `counts.total` times in all.
+    /// - Complexity: O(n + m + k log(n + m)) for k moves, as ``sequential``.
+    public func forEachSequential(_ body: (SequentialChange) -> Void) {
+        let m = matching
         forEachRemoval { section in
-            operations.append(.removeSection(section))
+            body(.removeSection(section))
         } element: { path, compactSection in
-            operations.append(.removeElement(ElementPath(element: path.element, section: compactSection)))
+            body(.removeElement(ElementPath(element: path.element, section: compactSection)))
         }
-        appendSectionMoves(to: &operations)
+        forEachSectionMove(body)
         for (section, source) in m.targetSectionSource.enumerated() where source.isAbsent {
-            operations.append(.insertSection(section))
+            body(.insertSection(section))
         }
-        appendElementMoves(to: &operations)
+        forEachElementMove(body)
         for element in 0..<m.targetElementCount where elementFate[element] == .inserted {
-            operations.append(.insertElement(targetPath(element)))
+            body(.insertElement(targetPath(element)))
         }
+        forEachSequentialUpdate(body)
+    }
+
+    /// Calls `body` with each update operation of ``sequential`` (`updateElement` and `updateSection`, the last
+    /// ones), in the same order: what ``forEachSequential(_:)`` ends with, without placing the moves before them,
+    /// for a caller that reads only the updates.
+    ///
+    /// - Parameter body: Called once per update, `counts.elementUpdated + counts.sectionUpdated` times in all.
+    /// - Complexity: O(n + m).
+    public func forEachSequentialUpdate(_ body: (SequentialChange) -> Void) {
+        let m = matching
         for element in 0..<m.targetElementCount where elementUpdated[element] {
-            operations.append(.updateElement(targetPath(element)))
+            body(.updateElement(targetPath(element)))
         }
         for (section, source) in m.targetSectionSource.enumerated() where source.index != nil && m.sectionChanged[section] {
-            operations.append(.updateSection(section))
+            body(.updateSection(section))
         }
-        return operations
     }
 
     /// Calls `section` with each deleted source section, descending, then `element` with the source path of each
@@ -52,9 +71,10 @@ extension SectionedDifference {
         }
     }
 
-    /// Appends the section moves, after the section removals: the list then holds the surviving sections in
-    /// old order, and the moved ones are placed in final order after the kept section that precedes them.
-    private func appendSectionMoves(to operations: inout [SequentialChange]) {
+    /// Calls `body` with each section move, after the section removals: the list then holds the surviving
+    /// sections in old order, and the moved ones are placed in final order after the kept section that precedes
+    /// them.
+    private func forEachSectionMove(_ body: (SequentialChange) -> Void) {
         let m = matching
         var arrivals: [Int] = []
         var anchors: [Int] = []
@@ -81,15 +101,15 @@ extension SectionedDifference {
             let newSlot = layout.arrivalSlots[arrival]
             let to = tree.occupied(before: newSlot)
             tree.add(1, at: newSlot)
-            operations.append(.moveSection(Move(source: from, target: to)))
+            body(.moveSection(Move(source: from, target: to)))
         }
         tree._checkInvariants()
     }
 
-    /// Appends the element moves, after the section insertions: every surviving section then stands at its
-    /// final index and holds its surviving elements (those staying, moving within and moving out) in old
+    /// Calls `body` with each element move, after the section insertions: every surviving section then stands
+    /// at its final index and holds its surviving elements (those staying, moving within and moving out) in old
     /// order; moved elements are placed in final path order after the staying element that precedes them.
-    private func appendElementMoves(to operations: inout [SequentialChange]) {
+    private func forEachElementMove(_ body: (SequentialChange) -> Void) {
         guard counts.elementMoved > 0 else { return }
         let m = matching
         // One slot line for all surviving sections, in final order.
@@ -142,7 +162,7 @@ extension SectionedDifference {
             let newSlot = arrivalSlot[element]
             let to = tree.occupied(before: newSlot) - tree.occupied(before: sectionBase[toSection])
             tree.add(1, at: newSlot)
-            operations.append(
+            body(
                 .moveElement(
                     Move(
                         source: ElementPath(element: from, section: fromSection),

@@ -124,4 +124,8 @@ public struct WireItem: Hashable, Sendable {
 extension WireItem {
     /// The item as the client wrote it (its whole object, `"id"` included).
     public var json: JSONText { JSONText(text: text, range: Int(textOffset) ..< Int(textOffset) + Int(textCount)) }
+
+    /// Where the item's object lies in the body, packed: the offset in the low 32 bits and the length in the
+    /// high 32 (what ``SnapshotTexts`` keeps of an item).
+    var textPlace: UInt64 { UInt64(textOffset) | UInt64(textCount) << 32 }
 }
