@@ -7,9 +7,8 @@ v1 or v2), so that the server sizes its budget from the cgroup as it does in a p
 limit. Then, all at once, every round:
 
 - 4 clients each send a /diff of tiny items ({"id": n}, the worst shape per byte) at the body limit;
-- 1 client sends one of the two /diffs with the largest peak per byte measured (BENCHMARKS.md: 13.0x, and 13.2x
-  for a pretty JSON Patch adding every new item): every item moved, updated and laid out, every rendering with
-  ids, pretty-printed, at the body limit;
+- 1 client sends the /diff with the largest peak per byte measured (BENCHMARKS.md): every item moved, updated and
+  laid out, every rendering with ids, pretty-printed, at the body limit;
 - 1 client sends a /layout of ~1 M items in 64 columns (the largest answer per byte of body);
 - 20 clients send a ~5 MB /layout (a ~19 MB answer each) with 4 KiB receive buffers and never read it;
 - a separate probe process sends GET /healthz every 50 ms on a fresh connection and times each answer.
@@ -110,7 +109,7 @@ def tiny_diff(body_limit):
 
 
 def everything_diff(body_limit):
-    """A /diff with nearly the largest peak per body byte measured (shapes.py's diff-everything): one section, new
+    """The /diff with the largest peak per body byte measured (shapes.py's diff-everything): one section, new
     shuffled with half the aspect ratios changed, a 1-column layout, every rendering, changedMembers, ids, pretty."""
     import random
     options = {"renderings": ["staged", "sequential", "ranges", "jsonPatch"], "changedMembers": True, "ids": True,

@@ -9,10 +9,9 @@ import MicroHTTP
 /// its shapes, rounded up, and covers the body itself, the parse, the engine's tables, the answer being
 /// written and the answer waiting to be sent.
 public enum RequestMemory {
-    /// Peak bytes per body byte of a `POST /diff`, at most: the worst measured shapes, a pretty JSON Patch that
-    /// adds every new item whole (an answer 8.5 times the body) and every item moved, updated and laid out with
-    /// every rendering, `ids` and `pretty` (an answer 9.2 times the body), peak at 13.2× a 16 MiB body and at up
-    /// to 15.7× a 4–6 MiB one (BENCHMARKS.md). Smaller bodies read higher (18.3× at 1 MiB) from a fixed part of
+    /// Peak bytes per body byte of a `POST /diff`, at most: the worst measured shape, every item moved, updated
+    /// and laid out with every rendering, `ids` and `pretty` (an answer 9.2 times the body), peaks at 13.0× a
+    /// 16 MiB body and at up to 15.7× a 4–6 MiB one (BENCHMARKS.md). Smaller bodies read higher (18.3× at 1 MiB) from a fixed part of
     /// at most about 3 MiB per computation, which the process allowance covers: at most four run at once.
     public static let diffBytesPerBodyByte = 16
     /// Peak bytes per body byte of a `POST /layout`, at most: the worst measured shape, a body that is mostly one
