@@ -1,5 +1,4 @@
 import ListDiff
-import SnapshotJSON
 
 /// Turns positions in a snapshot whose dropped duplicates are left out (the positions of every rendering) into
 /// positions in the snapshot as the client sent it (``DuplicatePolicy/keepFirst`` drops repeated ids).
@@ -19,14 +18,6 @@ struct SentPositions {
     init(dropped: DroppedDuplicates.Positions) {
         droppedSections = dropped.sections
         droppedElements = dropped.elements
-    }
-
-    /// - Parameters:
-    ///   - snapshot: The snapshot as sent (only what was dropped from it is kept).
-    ///   - dropped: What the diff dropped from it.
-    /// - Complexity: O(1).
-    init(_ snapshot: Snapshot, dropped: DroppedDuplicates.Positions) {
-        self.init(dropped: dropped)
     }
 
     /// The sent index of the kept section at `index`.

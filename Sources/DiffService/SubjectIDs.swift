@@ -20,8 +20,8 @@ public final class SubjectIDs: Sendable {
     ///   - dropped: What the difference dropped from each (``SectionedDifference/droppedDuplicates``).
     /// - Complexity: O(*n*) in the number of sections and items (their ids are copied, 9 bytes an item).
     public init(_ request: DiffRequest, dropped: DroppedDuplicates) {
-        source = (SnapshotIDs(request.old), SentPositions(request.old, dropped: dropped.source))
-        target = (SnapshotIDs(request.new), SentPositions(request.new, dropped: dropped.target))
+        source = (SnapshotIDs(request.old), SentPositions(dropped: dropped.source))
+        target = (SnapshotIDs(request.new), SentPositions(dropped: dropped.target))
     }
 
     /// Writes the id of the section or item at `subject`.
