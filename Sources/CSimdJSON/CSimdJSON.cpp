@@ -1045,7 +1045,8 @@ struct CSimdJSON_Parser {
         // (simdjson refuses an input of 4 GiB or more, CAPACITY, before the walk: items' offsets fit 32 bits.)
         // Likewise its section records: a valid section object is at least `{"id":0,"items":[]}` (19 bytes) and a
         // separator (',' or the array's ']'), and each snapshot may be a bare item list, one implicit section.
-        // (Objects that break the schema, `{}`, may be more: then the vector grows past the reservation.)
+        // Objects that break the schema (`{}`) may be more, but no record is kept after the first violation
+        // (keepsRecords), so the tables never outgrow these reservations.
         if (length > kReleaseIndexAbove) {
             items.reserve(length / 9 + 1);
             sections.reserve(maximumSections(length));

@@ -11,8 +11,9 @@ import MicroHTTP
 public enum RequestMemory {
     /// Peak bytes per body byte of a `POST /diff`, at most: the worst measured shape, every item moved, updated
     /// and laid out with every rendering, `ids` and `pretty` (an answer 9.2 times the body), peaks at 13.0× a
-    /// 16 MiB body and at up to 15.7× a 4–6 MiB one (BENCHMARKS.md). Smaller bodies read higher (18.3× at 1 MiB) from a fixed part of
-    /// at most about 3 MiB per computation, which the process allowance covers: at most four run at once.
+    /// 16 MiB body and at up to 15.7× a 4–6 MiB one (BENCHMARKS.md). Smaller bodies read higher (up to 18.5× at
+    /// 1 MiB) from a fixed part of at most about 3 MiB per computation, which the process allowance covers: at most
+    /// four computations run at once.
     public static let diffBytesPerBodyByte = 16
     /// Peak bytes per body byte of a `POST /layout`, at most: the worst measured shape, a body that is mostly one
     /// array of zeros (422: the parse lists a value per 2 bytes), peaks at 9.0× its body; a valid layout at most

@@ -25,9 +25,7 @@ struct SentPositions {
     /// - Complexity: O(log *d*) for *d* dropped sections; O(1) when none was.
     func section(_ index: Int) -> Int {
         guard !droppedSections.isEmpty else { return index }
-        return Self.sentIndex(ofKept: index, droppedAt: droppedSections.startIndex ..< droppedSections.endIndex) {
-            droppedSections[$0]
-        }
+        return Self.sentIndex(ofKept: index, droppedAt: droppedSections.indices) { droppedSections[$0] }
     }
 
     /// The sent section and element index of the kept element at `path`.
@@ -37,10 +35,8 @@ struct SentPositions {
         let section = section(path.section)
         guard !droppedElements.isEmpty else { return (section, path.element) }  // nothing dropped: no search per id
         // The section's dropped elements, then the kept element's place among them.
-        let first = Self.partitionPoint(droppedElements.startIndex ..< droppedElements.endIndex) {
-            droppedElements[$0].section < section
-        }
-        let end = Self.partitionPoint(first ..< droppedElements.endIndex) { droppedElements[$0].section <= section }
+        let first = droppedElements.indices.partitionPoint { droppedElements[$0].section < section }
+        let end = (first ..< droppedElements.endIndex).partitionPoint { droppedElements[$0].section <= section }
         let element = Self.sentIndex(ofKept: path.element, droppedAt: first ..< end) { droppedElements[$0].element }
         return (section, element)
     }
@@ -54,20 +50,7 @@ struct SentPositions {
     ///
     /// - Complexity: O(log *d*) for *d* = `dropped.count`.
     private static func sentIndex(ofKept kept: Int, droppedAt dropped: Range<Int>, _ sent: (Int) -> Int) -> Int {
-        let before = partitionPoint(dropped) { sent($0) - ($0 - dropped.lowerBound) <= kept }
+        let before = dropped.partitionPoint { sent($0) - ($0 - dropped.lowerBound) <= kept }
         return kept + (before - dropped.lowerBound)
-    }
-
-    /// The first index of `range` for which `isBefore` is false, given that it is true for a prefix of `range`
-    /// and false after.
-    ///
-    /// - Complexity: O(log *n*) calls of `isBefore` for *n* = `range.count`.
-    private static func partitionPoint(_ range: Range<Int>, _ isBefore: (Int) -> Bool) -> Int {
-        var low = range.lowerBound, high = range.upperBound
-        while low < high {
-            let middle = low + (high - low) / 2
-            if isBefore(middle) { low = middle + 1 } else { high = middle }
-        }
-        return low
     }
 }

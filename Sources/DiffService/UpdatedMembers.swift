@@ -16,7 +16,7 @@ struct UpdatedMembers {
     /// - Precondition: The difference updates that section.
     /// - Complexity: O(log *u*) for *u* updated sections.
     func changes(ofSection index: Int) -> [MemberChange] {
-        let entry = Self.firstEntry(of: sections.count) { sections[$0].index < index }
+        let entry = sections.indices.partitionPoint { sections[$0].index < index }
         guard entry < sections.count, sections[entry].index == index else {
             preconditionFailure("section \(index) is not updated")
         }
@@ -28,23 +28,11 @@ struct UpdatedMembers {
     /// - Precondition: The difference updates that element.
     /// - Complexity: O(log *u*) for *u* updated elements.
     func changes(ofElement path: ElementPath) -> [MemberChange] {
-        let entry = Self.firstEntry(of: elements.count) { elements[$0].path < path }
+        let entry = elements.indices.partitionPoint { elements[$0].path < path }
         guard entry < elements.count, elements[entry].path == path else {
             preconditionFailure("element \(path) is not updated")
         }
         return elements[entry].changes
-    }
-
-    /// The first of `count` sorted entries for which `isBefore` is false (`count` when there is none).
-    ///
-    /// - Complexity: O(log `count`) calls of `isBefore`.
-    private static func firstEntry(of count: Int, _ isBefore: (Int) -> Bool) -> Int {
-        var low = 0, high = count
-        while low < high {
-            let middle = low + (high - low) / 2
-            if isBefore(middle) { low = middle + 1 } else { high = middle }
-        }
-        return low
     }
 
     /// Compares the old and new versions of every item and section the difference updates.

@@ -4,8 +4,8 @@
 public struct SnapshotIDs: Sendable {
     /// Each section's id, in order.
     private let sectionIDs: [SectionID]
-    /// Where each section's items start in ``kinds`` and ``payloads``, and their end: one more than the sections.
-    private let starts: [Int]
+    /// Where each section's items lie in ``kinds`` and ``payloads``.
+    private let starts: SectionStarts
     /// Each item's id kind and payload (``WireItem/storedID``), section after section.
     private let kinds: [WireItem.IDKind]
     private let payloads: [Int64]
@@ -17,21 +17,17 @@ public struct SnapshotIDs: Sendable {
     /// - Complexity: O(*s* + *n*) for *s* sections and *n* items.
     public init(_ snapshot: Snapshot) {
         sectionIDs = snapshot.sections.map(\.id)
-        let count = snapshot.itemCount
-        var starts: [Int] = [], kinds: [WireItem.IDKind] = [], payloads: [Int64] = []
-        starts.reserveCapacity(snapshot.sections.count + 1)
-        kinds.reserveCapacity(count)
-        payloads.reserveCapacity(count)
+        starts = SectionStarts(snapshot)
+        var kinds: [WireItem.IDKind] = [], payloads: [Int64] = []
+        kinds.reserveCapacity(snapshot.itemCount)
+        payloads.reserveCapacity(snapshot.itemCount)
         for section in snapshot.sections {
-            starts.append(kinds.count)
             for index in section.items.indices {  // (read in place: iterating would copy each item)
                 let (kind, payload) = section.items[index].storedID
                 kinds.append(kind)
                 payloads.append(payload)
             }
         }
-        starts.append(kinds.count)
-        self.starts = starts
         self.kinds = kinds
         self.payloads = payloads
         text = snapshot.text
@@ -44,8 +40,7 @@ public struct SnapshotIDs: Sendable {
     ///
     /// - Complexity: O(*n*) in the length of a string id (a new `String`).
     public func item(section: Int, element: Int) -> WireID {
-        let flat = starts[section] + element
-        precondition(flat < starts[section + 1], "item index out of range")
+        let flat = starts.flat(section: section, element: element)
         guard let text else { preconditionFailure("a snapshot with items and no body") }
         return WireItem.id(kinds[flat], payload: payloads[flat], in: text)
     }

@@ -8,9 +8,8 @@ public struct SnapshotTexts: Sendable {
     private let text: RequestText?
     /// The position of the snapshot's first section among the body's (``RequestText/section(_:)``).
     private let firstSection: Int
-    /// Where each section's items start in ``itemPlaces``, and their end: one more than the sections (a body
-    /// under 4 GiB holds fewer than 2^29 items).
-    private let starts: [UInt32]
+    /// Where each section's items lie in ``itemPlaces``.
+    private let starts: SectionStarts
     /// Where each item's object lies in the body, section after section (``WireItem/textPlace``: the offset in
     /// the low 32 bits, the length in the high 32).
     private let itemPlaces: [UInt64]
@@ -22,31 +21,27 @@ public struct SnapshotTexts: Sendable {
         isBareItemList = snapshot.isBareItemList
         text = snapshot.text
         firstSection = snapshot.firstSection
-        var starts: [UInt32] = [], places: [UInt64] = []
-        starts.reserveCapacity(snapshot.sections.count + 1)
+        starts = SectionStarts(snapshot)
+        var places: [UInt64] = []
         places.reserveCapacity(snapshot.itemCount)
         for section in snapshot.sections {
-            starts.append(UInt32(places.count))
             for index in section.items.indices {  // (read in place: iterating would copy each item)
                 places.append(section.items[index].textPlace)
             }
         }
-        starts.append(UInt32(places.count))
-        self.starts = starts
         itemPlaces = places
     }
 
     /// The number of sections.
-    public var sectionCount: Int { starts.count - 1 }
+    public var sectionCount: Int { starts.sectionCount }
 
     /// The number of items of the section at `section`.
-    public func itemCount(section: Int) -> Int { Int(starts[section + 1] - starts[section]) }
+    public func itemCount(section: Int) -> Int { starts.itemCount(section: section) }
 
     /// Item `element` of the section at `section` as the client wrote it (its whole object, `"id"` included):
     /// ``WireItem/json``.
     public func item(section: Int, element: Int) -> JSONText {
-        let flat = Int(starts[section]) + element
-        precondition(flat < Int(starts[section + 1]), "item index out of range")
+        let flat = starts.flat(section: section, element: element)
         guard let text else { preconditionFailure("a snapshot with items and no body") }
         let place = itemPlaces[flat]
         let offset = Int(UInt32(truncatingIfNeeded: place))
