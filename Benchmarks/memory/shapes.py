@@ -505,7 +505,20 @@ def exchange(port, data, timeout):
             if name.strip().lower() == "content-length":
                 length = int(value.strip())
         if length is None:
-            raise ValueError("no Content-Length in the response")
+            # An answer written while it is sent: chunked (RFC 9112 §7.1), and this request asked to close.
+            if not any(line.lower().replace(" ", "") == "transfer-encoding:chunked" for line in lines[1:]):
+                raise ValueError("neither Content-Length nor Transfer-Encoding: chunked in the response")
+            data = bytearray(rest)
+            while True:
+                sock.settimeout(max(0.01, deadline - time.time()))
+                chunk = sock.recv(1 << 20)
+                if not chunk:
+                    break
+                data += chunk
+            body = dechunk(bytes(data))
+            if body[:1] != b"{":
+                raise ValueError(f"response body does not start with '{{': {body[:1]!r}")
+            return status, len(head) + 4 + len(data), len(body)
         got = len(rest)
         first = rest[:1]
         view = bytearray(1 << 20)
@@ -520,6 +533,24 @@ def exchange(port, data, timeout):
         if length and first != b"{":
             raise ValueError(f"response body does not start with '{{': {first!r}")
         return status, len(head) + 4 + length, length
+
+
+def dechunk(data):
+    """The body of a chunked message body (RFC 9112 §7.1): the chunks' data; the last chunk and an empty
+    trailer section must end it."""
+    body, at = bytearray(), 0
+    while True:
+        end = data.index(b"\r\n", at)
+        size = int(data[at:end].split(b";")[0], 16)
+        at = end + 2
+        if size == 0:
+            if data[at:] != b"\r\n":
+                raise ValueError(f"chunked body does not end with an empty trailer: {data[at:at + 40]!r}")
+            return bytes(body)
+        body += data[at:at + size]
+        if data[at + size:at + size + 2] != b"\r\n":
+            raise ValueError("a chunk does not end with CRLF")
+        at += size + 2
 
 
 def request_bytes(path, body):

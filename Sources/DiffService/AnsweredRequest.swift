@@ -13,8 +13,8 @@ struct AnsweredRequest {
     var status: Int
     /// The body's size, or `nil` when the request was answered before its body was read.
     var bodyBytes: Int?
-    /// The answer body's size.
-    var answerBytes: Int
+    /// The answer body's size, or `nil` for an answer written while it is sent (logged as `"streamed"`).
+    var answerBytes: Int?
     /// The time from the head to the answer.
     var duration: Duration = .zero
     /// Why the server answered on its own, if it did.
@@ -25,9 +25,9 @@ struct AnsweredRequest {
     /// The request's log line's metadata.
     var metadata: Logger.Metadata {
         var metadata: Logger.Metadata = [
-            "method": "\(method)", "path": "\(path)", "status": "\(status)", "bytes_out": "\(answerBytes)",
-            "duration_ms": "\(duration.milliseconds)",
+            "method": "\(method)", "path": "\(path)", "status": "\(status)", "duration_ms": "\(duration.milliseconds)",
         ]
+        if let answerBytes { metadata["bytes_out"] = "\(answerBytes)" } else { metadata["streamed"] = "true" }
         if let requestID { metadata["request_id"] = "\(requestID)" }
         if let bodyBytes { metadata["bytes_in"] = "\(bodyBytes)" }
         if let reason { metadata["reason"] = "\(reason)" }

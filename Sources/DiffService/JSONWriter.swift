@@ -1,3 +1,4 @@
+import MicroHTTP
 import SnapshotJSON
 
 /// A minimal streaming JSON writer for the service's responses: objects, arrays, integers, booleans and
@@ -16,6 +17,11 @@ public struct JSONWriter: Sendable {
     private var afterKey = false
     /// How many enclosing containers are written on one line (pretty-printing only).
     private var inlineDepth = 0
+    /// Where the bytes go as they are written, for an answer written while it is sent; `nil`: they stay in
+    /// ``bytes``.
+    private let sink: BodySink?
+    /// ``bytes`` go to ``sink`` before the next value once they reach this many (never without a sink).
+    private let handOverAt: Int
 
     /// Creates a writer.
     ///
@@ -24,7 +30,22 @@ public struct JSONWriter: Sendable {
     ///   - capacity: Bytes to reserve up front.
     public init(pretty: Bool = false, capacity: Int = 256) {
         self.pretty = pretty
+        sink = nil
+        handOverAt = .max
         bytes.reserveCapacity(capacity)
+    }
+
+    /// Creates a writer that hands its bytes to `sink` a piece at a time (``BodySink/pieceBytes``), between two
+    /// values; ``finish()`` hands over the rest.
+    ///
+    /// - Parameters:
+    ///   - pretty: Whether to indent with two spaces and break lines.
+    ///   - sink: Takes the bytes.
+    public init(pretty: Bool = false, streamingTo sink: BodySink) {
+        self.pretty = pretty
+        self.sink = sink
+        handOverAt = BodySink.pieceBytes
+        bytes.reserveCapacity(2 * BodySink.pieceBytes)
     }
 
     /// Opens an object.
@@ -188,9 +209,11 @@ public struct JSONWriter: Sendable {
         value(string)
     }
 
-    /// Ends the document with a newline when pretty-printing (as curl users expect).
+    /// Ends the document with a newline when pretty-printing (as curl users expect), and hands the rest to the
+    /// sink of a writer that has one.
     public mutating func finish() {
         if pretty { bytes.append(UInt8(ascii: "\n")) }
+        sink?.send(&bytes)
     }
 
     private mutating func open(_ bracket: UInt8) {
@@ -208,6 +231,7 @@ public struct JSONWriter: Sendable {
     }
 
     private mutating func separate() {
+        if bytes.count >= handOverAt { sink?.send(&bytes) }  // between two values: no token is cut
         if afterKey {
             afterKey = false
             return

@@ -19,6 +19,14 @@ public enum RequestMemory {
     /// array of zeros (422: the parse lists a value per 2 bytes), peaks at 9.0× its body; a valid layout at most
     /// 5.8× (tiny items in one column, pretty); 10 leaves a margin of 11 %.
     public static let layoutBytesPerBodyByte = 10
+    /// The bytes above which a `/diff` answer is written while it is sent (``DiffEndpoint``), for a body of
+    /// `bodyBytes` bytes: twice the body, and at least 1 MiB. A larger answer would hold more than what it is
+    /// written from (the difference, the ids, the layouts: at most a few times the body) while a client reads
+    /// it; a smaller one is written whole and holds only itself.
+    public static func diffStreamingThreshold(bodyBytes: Int) -> Int {
+        max(1 << 20, 2 * min(max(0, bodyBytes), Int.max / 4))
+    }
+
     /// Any request's fixed part: its state, headers, a small answer and libmicrohttpd's buffers.
     public static let fixedBytes = 64 * 1024
 

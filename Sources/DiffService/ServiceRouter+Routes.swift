@@ -9,7 +9,9 @@ extension ServiceRouter {
             router.json(request) {
                 var statistics = DiffStatistics()
                 defer { router.metrics.record(statistics) }
-                return DiffEndpoint.respond(to: request.body, cursors: router.cursors, statistics: &statistics)
+                return DiffEndpoint.respond(
+                    to: request.body, cursors: router.cursors, statistics: &statistics,
+                    streamingAbove: RequestMemory.diffStreamingThreshold(bodyBytes: request.body.count))
             }
         },
         Route("POST", "/layout", link: "layout", memoryPerBodyByte: RequestMemory.layoutBytesPerBodyByte) { router, request in

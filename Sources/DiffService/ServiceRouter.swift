@@ -182,7 +182,8 @@ public struct ServiceRouter: Sendable {
         record(
             AnsweredRequest(
                 requestID: requestID, method: request.method, path: request.path, status: response.status,
-                bodyBytes: request.body.count, answerBytes: request.method == "HEAD" ? 0 : response.body.count,
+                bodyBytes: request.body.count,
+                answerBytes: request.method == "HEAD" ? 0 : response.stream == nil ? response.body.count : nil,
                 duration: start.duration(to: clock.now)),
             route: position,
             level: response.status == 503 ? .notice : response.status >= 500 ? .error : .info)

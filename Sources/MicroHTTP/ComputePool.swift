@@ -97,9 +97,14 @@ final class ComputePool: Sendable {
         for thread in started { pthread_join(thread, nil) }
     }
 
-    private func work() {
+    /// Lowers the calling thread's priority to the compute threads' (``computeNiceness``).
+    static func lowerPriority() {
         // On Linux the nice value is per thread, and `who` 0 is the calling thread.
-        _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, Self.computeNiceness)
+        _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, computeNiceness)
+    }
+
+    private func work() {
+        Self.lowerPriority()
         while true {
             available.wait()
             let job: Job? = state.withLock { state in
@@ -123,7 +128,7 @@ final class ComputePool: Sendable {
     }
 
     /// Starts a joinable thread that runs `body`; `nil` if the system refused.
-    private static func startThread(body: @escaping @Sendable () -> Void) -> pthread_t? {
+    static func startThread(body: @escaping @Sendable () -> Void) -> pthread_t? {
         let argument = Unmanaged.passRetained(ThreadStart(body: body)).toOpaque()
         var thread = pthread_t()
         let result = pthread_create(&thread, nil, { raw in

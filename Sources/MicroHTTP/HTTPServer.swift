@@ -62,6 +62,7 @@ public final class HTTPServer: Sendable {
         // Only reached if the owner never called shutdown(): stop without grace.
         if case .running(let daemon, _) = lifecycle.withLock({ $0 }) {
             resumeSuspendedConnections()
+            context.answerPipes.abandonAll()
             MHD_stop_daemon(daemon.pointer)
             context.janitor.stop()
             Unmanaged.passUnretained(context).release()
@@ -204,6 +205,9 @@ public final class HTTPServer: Sendable {
             var pause = timespec(tv_sec: 0, tv_nsec: 5_000_000)
             nanosleep(&pause, nil)
         }
+        // Answers still being written end here (their connections close): no writer resumes a connection of a
+        // stopped daemon.
+        context.answerPipes.abandonAll()
         MHD_stop_daemon(daemon.pointer)
         context.janitor.stop()  // after the lingering sockets are drained
         Unmanaged.passUnretained(context).release()  // balances passRetained in start()

@@ -67,8 +67,21 @@ func encode(_ response: consuming HTTPResponse, for state: RequestState, context
     } else {
         response.headers.add(name: "Vary", value: "Accept-Encoding")
     }
-    guard let accepted = AcceptEncoding(of: state.headers), accepted.preferred == .gzip, !response.body.isEmpty,
-        response.body.count >= context.compressionThreshold || !accepted.allowsIdentity
+    guard let accepted = AcceptEncoding(of: state.headers), accepted.preferred == .gzip else { return response }
+    if response.stream != nil {
+        // Written while it is sent (and large): each piece is compressed on the writer's thread, by a compressor
+        // whose memory joins the request's reservation; no room now: the answer goes as it is.
+        guard context.budget.tryReserve(GzipCompressor.memoryBytes) else { return response }
+        guard let compressor = try? GzipCompressor(level: context.compressionLevel) else {
+            context.budget.release(GzipCompressor.memoryBytes)
+            return response
+        }
+        state.reserved += GzipCompressor.memoryBytes
+        state.streamCompressor = compressor
+        response.headers.replaceOrAdd(name: "Content-Encoding", value: ContentCoding.gzip.rawValue)
+        return response
+    }
+    guard !response.body.isEmpty, response.body.count >= context.compressionThreshold || !accepted.allowsIdentity
     else { return response }
     // zlib's state and the compressed copy, beside the answer the request's reservation already covers; no
     // room now: the answer goes as it is (compression is never worth a wait).

@@ -390,7 +390,7 @@ private func answer(_ state: RequestState, on connection: OpaquePointer, context
     if bodyBytes < context.inlineBodyLimit {
         state.phase = .answered
         let response = encode(context.handler(request), for: state, context: context)
-        settle(state, answerBytes: response.body.count, context: context)
+        settle(state, answer: response, context: context)
         return send(response, for: state, on: connection, context: context)
     }
 
@@ -401,7 +401,7 @@ private func answer(_ state: RequestState, on connection: OpaquePointer, context
     let job = ComputePool.Job(
         run: {
             let response = encode(context.handler(pending.take()), for: state, context: context)
-            settle(state, answerBytes: response.body.count, context: context)
+            settle(state, answer: response, context: context)
             state.answer = response
             state.phase = .answerReady
             suspended.resume()
@@ -449,7 +449,14 @@ private func refuse(
 }
 
 /// Once the answer exists, the request holds only the answer (and libmicrohttpd's copy or buffer of it)
-/// until it has been sent: the rest of its reservation goes back to the budget.
+/// until it has been sent: the rest of its reservation goes back to the budget. An answer written while it is
+/// sent keeps the whole reservation, which covers what its writer holds (the pipe gives it back).
+private func settle(_ state: RequestState, answer: HTTPResponse, context: ServerContext) {
+    guard answer.stream == nil else { return }
+    settle(state, answerBytes: answer.body.count, context: context)
+}
+
+/// Sets the request's reservation to what an answer of `answerBytes` bytes holds until it has been sent.
 private func settle(_ state: RequestState, answerBytes: Int, context: ServerContext) {
     let holding = answerBytes + (answerBytes >= streamedAnswerBytes ? streamedBlockBytes : 0) + responseObjectBytes
     if holding < state.reserved {
@@ -476,23 +483,58 @@ private let streamedBlockBytes = 64 * 1024
 private func send(
     _ response: HTTPResponse, for state: RequestState, on connection: OpaquePointer, context: ServerContext
 ) -> MHD_Result {
-    if response.body.count >= streamedAnswerBytes, context.sendTimeoutSeconds < context.connectionTimeoutSeconds
-        || context.connectionTimeoutSeconds == 0
+    if response.body.count >= streamedAnswerBytes || response.stream != nil,
+        context.sendTimeoutSeconds < context.connectionTimeoutSeconds || context.connectionTimeoutSeconds == 0
     {
         _ = CMicroHTTPD_set_connection_timeout(connection, context.sendTimeoutSeconds)
     }
     let closing = context.isShuttingDown.load(ordering: .relaxed) || RequestHead.closesAfterAnswer(state.rawHead)
-    return queue(response, on: connection, forceClose: closing)
+    guard let stream = response.stream else { return queue(response, on: connection, forceClose: closing) }
+    return queue(response, on: connection, forceClose: closing, streamingThrough: startWriter(of: stream, for: state, on: connection, context: context))
 }
 
-/// Hands `response` to libmicrohttpd, queues it and destroys our reference. A body of at least
-/// ``streamedAnswerBytes`` is read by libmicrohttpd from the Swift array block by block (kept alive until
-/// libmicrohttpd frees the response); a smaller one is copied.
+/// Starts the thread that writes `stream` into a new pipe to `connection`, gzipped when ``encode`` chose to;
+/// the request's reservation moves into the pipe. When the system has no thread to give, the answer is
+/// written here, whole, into the pipe.
+private func startWriter(
+    of stream: BodyStream, for state: RequestState, on connection: OpaquePointer, context: ServerContext
+) -> AnswerPipe {
+    let pipe = AnswerPipe(
+        connection: connection, budget: context.budget, reserved: state.reserved, registry: context.answerPipes,
+        compressor: state.streamCompressor)
+    state.reserved = 0
+    state.streamCompressor = nil
+    let write: @Sendable () -> Void = {
+        stream.write(into: BodySink(pipe))
+        pipe.writerFinished()
+    }
+    if let thread = ComputePool.startThread(body: { ComputePool.lowerPriority(); write() }) {
+        pthread_detach(thread)
+    } else {
+        pipe.holdWhole()
+        write()
+    }
+    return pipe
+}
+
+/// Hands `response` to libmicrohttpd, queues it and destroys our reference. A body written while it is sent is
+/// read from `pipe`, without a length; a body of at least ``streamedAnswerBytes`` is read by libmicrohttpd from
+/// the Swift array block by block (kept alive until libmicrohttpd frees the response); a smaller one is copied.
 /// - Parameter forceClose: Adds `Connection: close` (shutdown, 413, 503).
 /// - Returns: `.NO` when libmicrohttpd could not allocate or queue (it then closes the connection).
-private func queue(_ response: HTTPResponse, on connection: OpaquePointer, forceClose: Bool) -> MHD_Result {
+private func queue(
+    _ response: HTTPResponse, on connection: OpaquePointer, forceClose: Bool, streamingThrough pipe: AnswerPipe? = nil
+) -> MHD_Result {
     let created: OpaquePointer?
-    if response.body.count >= streamedAnswerBytes {
+    if let pipe {
+        let reader = Unmanaged.passRetained(pipe).toOpaque()
+        created = MHD_create_response_from_callback(
+            UInt64.max /* MHD_SIZE_UNKNOWN */, streamedBlockBytes, microHTTPReadStream, reader, microHTTPFreeStream)
+        if created == nil {
+            Unmanaged<AnswerPipe>.fromOpaque(reader).release()
+            pipe.readerGone()
+        }
+    } else if response.body.count >= streamedAnswerBytes {
         let body = Unmanaged.passRetained(StreamedBody(response.body)).toOpaque()
         created = MHD_create_response_from_callback(
             UInt64(response.body.count), streamedBlockBytes, microHTTPReadBody, body, microHTTPFreeBody)
@@ -548,4 +590,19 @@ private func microHTTPReadBody(
 private func microHTTPFreeBody(_ cls: UnsafeMutableRawPointer?) {
     guard let cls else { return }
     Unmanaged<StreamedBody>.fromOpaque(cls).release()
+}
+
+/// `MHD_ContentReaderCallback` of an answer written while it is sent (see ``AnswerPipe/read(into:capacity:)``).
+private func microHTTPReadStream(
+    _ cls: UnsafeMutableRawPointer?, _ position: UInt64, _ buffer: UnsafeMutablePointer<CChar>?, _ capacity: Int
+) -> Int {
+    guard let cls, let buffer else { return -2 }  // MHD_CONTENT_READER_END_WITH_ERROR
+    return Unmanaged<AnswerPipe>.fromOpaque(cls).takeUnretainedValue().read(into: buffer, capacity: capacity)
+}
+
+/// `MHD_ContentReaderFreeCallback` of an answer written while it is sent: libmicrohttpd is done with it.
+private func microHTTPFreeStream(_ cls: UnsafeMutableRawPointer?) {
+    guard let cls else { return }
+    let pipe = Unmanaged<AnswerPipe>.fromOpaque(cls).takeRetainedValue()
+    pipe.readerGone()
 }

@@ -59,6 +59,8 @@ final class RequestState: @unchecked Sendable {
     var refusedBytes = 0
     /// The answer computed while the connection was suspended.
     var answer: HTTPResponse?
+    /// Compresses an answer written while it is sent, when the client takes gzip (its memory is in ``reserved``).
+    var streamCompressor: GzipCompressor?
     /// The connection the request arrived on (its deadline).
     var connection: ConnectionState?
     /// Where the target lay in libmicrohttpd's buffer when the request line was parsed (its first byte and the

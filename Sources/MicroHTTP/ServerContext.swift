@@ -35,6 +35,8 @@ final class ServerContext: Sendable {
     let sendTimeoutSeconds: UInt32
     /// Where heavy requests are computed.
     let pool: ComputePool
+    /// The answers being written while they are sent.
+    let answerPipes = AnswerPipes()
     /// Set once shutdown begins; responses then carry `Connection: close`.
     let isShuttingDown = Atomic<Bool>(false)
     /// The libmicrohttpd threads whose next "Error processing request" message is about an answer MicroHTTP
