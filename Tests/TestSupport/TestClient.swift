@@ -104,7 +104,8 @@ public final class TestClient: @unchecked Sendable {
         try request("POST", "/diff", headers: [("Content-Type", "application/json")], body: Array(body.utf8))
     }
 
-    /// Reads one response (Content-Length bodies only, which is all libmicrohttpd sends for buffers).
+    /// Reads one response: a body of `Content-Length` bytes, or a chunked one (RFC 9112 §7.1, parsed strictly:
+    /// a malformed one throws).
     ///
     /// - Parameter toHead: The response answers a `HEAD`: its head alone, whatever its `Content-Length` says.
     ///   A 204 or 304 has no body either (RFC 9110 §6.4.1).
@@ -132,11 +133,51 @@ public final class TestClient: @unchecked Sendable {
         }
         if status == 100 { return try readResponse(toHead: toHead) }
         if toHead || status == 204 || status == 304 { return response }
+        if let coding = response.header("Transfer-Encoding") {
+            guard coding == "chunked", response.header("Content-Length") == nil else { throw Failure.malformed(head) }
+            response.body = try readChunkedBody()
+            return response
+        }
         guard let length = response.header("Content-Length").flatMap({ Int($0) }) else { throw Failure.malformed(head) }
         while buffer.count < length { try fill() }
         response.body = Array(buffer[..<length])
         buffer.removeFirst(length)
         return response
+    }
+
+    /// A chunked message body: each chunk's size in hex (no extension is expected from MicroHTTP), its data and
+    /// CRLF, then the last chunk `0`, no trailer field, and CRLF.
+    private func readChunkedBody() throws -> [UInt8] {
+        var body: [UInt8] = []
+        while true {
+            let line = try readLine()
+            guard !line.isEmpty, line.count <= 16, let size = Int(line, radix: 16), size >= 0 else {
+                throw Failure.malformed("chunk size line \(line.debugDescription)")
+            }
+            if size == 0 {
+                let trailer = try readLine()
+                guard trailer.isEmpty else { throw Failure.malformed("trailer \(trailer.debugDescription)") }
+                return body
+            }
+            while buffer.count < size + 2 { try fill() }
+            guard buffer[size] == UInt8(ascii: "\r"), buffer[size + 1] == UInt8(ascii: "\n") else {
+                throw Failure.malformed("a chunk of \(size) bytes not followed by CRLF")
+            }
+            body.append(contentsOf: buffer[..<size])
+            buffer.removeFirst(size + 2)
+        }
+    }
+
+    /// The next line, without its CRLF.
+    private func readLine() throws -> String {
+        let end: [UInt8] = Array("\r\n".utf8)
+        var found = find(end, in: buffer, from: 0)
+        while found == nil {
+            try fill()
+            found = find(end, in: buffer, from: 0)
+        }
+        defer { buffer.removeFirst(found! + 2) }
+        return String(decoding: buffer[..<found!], as: UTF8.self)
     }
 
     /// Bytes received and not yet read as part of a response.
