@@ -9,12 +9,13 @@ import MicroHTTP
 /// its shapes, rounded up, and covers the body itself, the parse, the engine's tables, the answer being
 /// written and the answer waiting to be sent.
 public enum RequestMemory {
-    /// Peak bytes per body byte of a `POST /diff`, at most: the worst measured shape, every item moved, updated
-    /// and laid out with every rendering, `ids` and `pretty` (an answer 9.2 times the body), peaks at 13.0× a
-    /// 16 MiB body and at up to 15.7× a 4–6 MiB one (BENCHMARKS.md). Smaller bodies read higher (up to 18.5× at
-    /// 1 MiB) from a fixed part of at most about 3 MiB per computation, which the process allowance covers: at most
-    /// four computations run at once.
-    public static let diffBytesPerBodyByte = 16
+    /// Peak bytes per body byte of a `POST /diff`, at most. An answer larger than twice the body is written while
+    /// it is sent (``diffStreamingThreshold(bodyBytes:)``), so the worst shapes are now those whose peak is in the
+    /// computation: every item laid out (a 566,640-item section, 9.3× a 16 MiB body and 9.6× a 4.5 MiB one) and a
+    /// 422 body that is mostly one option of zeros (9.0×; BENCHMARKS.md). Smaller bodies read higher (up to 13.2×
+    /// at 1 MiB) from a fixed part of at most about 3.5 MiB per computation, which the process allowance covers:
+    /// at most four computations run at once.
+    public static let diffBytesPerBodyByte = 10
     /// Peak bytes per body byte of a `POST /layout`, at most: the worst measured shape, a body that is mostly one
     /// array of zeros (422: the parse lists a value per 2 bytes), peaks at 9.0× its body; a valid layout at most
     /// 5.8× (tiny items in one column, pretty); 10 leaves a margin of 11 %.
