@@ -116,6 +116,7 @@ import TestSupport
         let total = 256, size = 256 * 1024  // 64 MiB
         var configuration = configuration()
         configuration.memoryEstimate = { _, _, _ in 1_000_000 }
+        configuration.sendTimeout = .seconds(300)  // however slow the machine, the stall is seen before a cut
         try withServer(configuration, handler: { _ in
             HTTPResponse(
                 status: 200,
