@@ -29,6 +29,8 @@ public final class GzipCompressor {
     /// - Parameter level: A level in ``GzipCodec/levels`` (1 the fastest, 9 the smallest).
     /// - Throws: ``GzipError/invalidLevel(_:)``, or ``GzipError/outOfMemory``.
     public init(level: Int) throws(GzipError) {
+        // Every property has its value already, so deinit runs if this throws: deflateEnd of a stream that
+        // deflateInit did not set up is a no-op (Z_STREAM_ERROR), and there is no piece yet.
         guard GzipCodec.levels.contains(level) else { throw .invalidLevel(level) }
         guard CZlib_deflateInitGzip(stream.pointer, Int32(level)) == Z_OK else { throw .outOfMemory }
     }
