@@ -106,7 +106,7 @@ let package = Package(
             dependencies: ["Waterfall", .product(name: "PropertyBased", package: "swift-property-based")]
         ),
         .testTarget(name: "MicroHTTPTests", dependencies: ["MicroHTTP", "Gzip", "TestSupport"]),
-        .testTarget(name: "GzipTests", dependencies: ["Gzip"]),
+        .testTarget(name: "GzipTests", dependencies: ["Gzip", "TestSupport"]),
         .testTarget(
             name: "SnapshotJSONTests",
             dependencies: ["SnapshotJSON", "CSimdJSON", "TestSupport", .product(name: "PropertyBased", package: "swift-property-based")]

@@ -30,34 +30,19 @@ public enum GzipCodec {
     /// - Throws: ``GzipError/invalidLevel(_:)``, or ``GzipError/outOfMemory``.
     /// - Returns: The gzip member, at most ``compressedBound(_:)`` bytes.
     public static func compress(_ bytes: [UInt8], level: Int) throws(GzipError) -> [UInt8] {
-        guard levels.contains(level) else { throw .invalidLevel(level) }
-        let stream = ZStream()
-        guard CZlib_deflateInitGzip(stream.pointer, Int32(level)) == Z_OK else { throw .outOfMemory }
-        defer { deflateEnd(stream.pointer) }
-        let capacity = compressedBound(bytes.count)
-        var finished = false
-        let output = [UInt8](unsafeUninitializedCapacity: capacity) { buffer, count in
-            bytes.withUnsafeBufferPointer { input in
-                let z = stream.pointer
-                var offset = 0
-                z.pointee.next_out = buffer.baseAddress
-                repeat {
-                    // avail_in and avail_out are 32-bit: feed at most 1 GiB at a time.
-                    let piece = min(input.count - offset, 1 << 30)
-                    z.pointee.next_in = UnsafeMutablePointer(mutating: input.baseAddress.map { $0 + offset })
-                    z.pointee.avail_in = UInt32(piece)
-                    z.pointee.avail_out = UInt32(min(capacity - Int(z.pointee.total_out), Int(UInt32.max)))
-                    let last = offset + piece == input.count
-                    let code = deflate(z, last ? Z_FINISH : Z_NO_FLUSH)
-                    offset += piece - Int(z.pointee.avail_in)
-                    if code == Z_STREAM_END { finished = true }
-                    if code != Z_OK && code != Z_STREAM_END { break }
-                } while !finished
-                count = Int(stream.pointer.pointee.total_out)
+        let compressor = try GzipCompressor(level: level)
+        var failure: GzipError?
+        // Straight into the result, which compressedBound leaves room for (no output piece, no copy).
+        let output = [UInt8](unsafeUninitializedCapacity: compressedBound(bytes.count)) { buffer, count in
+            bytes.withUnsafeBytes { input in
+                do throws(GzipError) {
+                    count = try compressor.compressWhole(input, into: UnsafeMutableRawBufferPointer(buffer))
+                } catch {
+                    failure = error
+                }
             }
         }
-        // compressedBound leaves room for the whole member, so deflate always finishes.
-        guard finished else { throw .outOfMemory }
+        if let failure { throw failure }
         return output
     }
 
