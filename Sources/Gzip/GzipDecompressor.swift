@@ -26,10 +26,9 @@ public final class GzipDecompressor {
     /// Creates a decompressor for a gzip stream (RFC 1952; not zlib's or raw deflate).
     /// - Throws: ``GzipError/outOfMemory``.
     public init() throws(GzipError) {
-        guard CZlib_inflateInitGzip(stream.pointer) == Z_OK else {
-            piece.deallocate()
-            throw .outOfMemory
-        }
+        // On failure deinit still runs (every property is set): it frees the piece, and inflateEnd of a stream
+        // whose init failed does nothing.
+        guard CZlib_inflateInitGzip(stream.pointer) == Z_OK else { throw .outOfMemory }
     }
 
     deinit {
