@@ -76,20 +76,13 @@ public enum LayoutEndpoint {
         input.geometry = input.settings.flatMap { try? WaterfallGeometry($0) }
         var valid = input.geometry != nil && (input.pageSize ?? 1) >= 1
         if let items = document.items {
-            let pageLength = valid ? min(input.pageSize ?? items.count, items.count) : 0
-            input.measured.reserveCapacity(pageLength)
+            var measuring = ItemMeasuring(
+                geometry: valid ? input.geometry : nil, pageLength: min(input.pageSize ?? items.count, items.count))
             for (index, item) in items.enumerated() {
-                guard let decoded = WaterfallItem.decode(item.reader, path: itemPath(index), errors: &input.errors),
-                    valid
-                else { continue }
-                if index < pageLength, let geometry = input.geometry, let measured = MeasuredItem(decoded, in: geometry) {
-                    input.measured.append(measured)
-                } else if index >= pageLength && decoded.violations(index: index).isEmpty {
-                    continue
-                } else {
-                    valid = false
-                }
+                _ = measuring.add(WaterfallItem.decode(item.reader, path: itemPath(index), errors: &input.errors))
             }
+            valid = measuring.isValid
+            input.measured = measuring.measured
         }
         if !input.errors.isEmpty || input.settings == nil {
             // Out-of-range values are reported with the type errors, not after they are fixed.
