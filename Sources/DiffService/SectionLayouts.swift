@@ -21,13 +21,22 @@ struct SectionLayouts {
     /// Whether no layout was asked for.
     var isEmpty: Bool { requests.isEmpty }
 
-    /// One laid-out section of the new snapshot: its first page, the ids of the items on it, and the ids of those
-    /// whose frame changed.
+    /// One laid-out section of the new snapshot: its first page, the ids of the items on it, and which of those
+    /// changed their frame. Kept until the answer's last member is written, so held compactly.
     struct Page {
         let section: SectionID
+        /// The ids of the items on the page, written (``WrittenIDs``); `nil` when they take less memory as ids.
+        let writtenIDs: WrittenIDs?
+        /// The ids of the items on the page when ``writtenIDs`` is `nil`; empty otherwise.
         let ids: [WireID]
         let page: WaterfallPage
-        let changed: [WireID]
+        /// The offsets on the page of the items whose frame changed, in order (4 bytes each where an id is 24).
+        let changed: [Int32]
+
+        /// Writes the id of the item at an offset on the page.
+        func writeID(_ offset: Int, into writer: inout JSONWriter) {
+            if let writtenIDs { writtenIDs.write(offset, into: &writer) } else { ids[offset].write(into: &writer) }
+        }
     }
 
     /// Lays out every requested section, or returns the problem. Called before the answer is written: the old
@@ -89,15 +98,19 @@ struct SectionLayouts {
                 return .failure(error.problem(paths: request.paths, item: newSection.path, cursor: "cursor"))
             }
             let newItems = new.sections[newIndex].items
-            var changed: [WireID] = []
+            var changed: [Int32] = []
             if let frames = oldFrames.take() {
-                for placed in page.items {
-                    let id = newItems[Int(newSection.indices[placed.index])].id
-                    if let before = frames.frame(of: id), before != placed.frame { changed.append(id) }
+                for (offset, placed) in page.items.enumerated() {
+                    let id = newItems[Int(newSection.indices[offset])].id
+                    if let before = frames.frame(of: id), before != placed.frame { changed.append(Int32(offset)) }
                 }
             }
-            let ids = newSection.indices.map { newItems[Int($0)].id }
-            pages.append(Page(section: request.section, ids: ids, page: page, changed: changed))
+            let pageIDs = newSection.indices.lazy.map { newItems[Int($0)].id }
+            let writtenIDs = WrittenIDs(pageIDs)
+            pages.append(
+                Page(
+                    section: request.section, writtenIDs: writtenIDs, ids: writtenIDs == nil ? Array(pageIDs) : [],
+                    page: page, changed: changed))
         }
         guard errors.isEmpty else { return .failure(errors.problem) }
         return .success(pages)
@@ -116,11 +129,13 @@ struct SectionLayouts {
             writer.beginObject()
             writer.key("section")
             laidOut.section.write(into: &writer)
-            laidOut.page.writeMembers(into: &writer, ids: laidOut.ids, cursor: laidOut.page.continuation.map(cursors.seal))
+            laidOut.page.writeMembers(into: &writer, cursor: laidOut.page.continuation.map(cursors.seal)) { offset, writer in
+                laidOut.writeID(offset, into: &writer)
+            }
             writer.key("changedFrames")
             writer.inline { writer in
                 writer.beginArray()
-                for id in laidOut.changed { id.write(into: &writer) }
+                for offset in laidOut.changed { laidOut.writeID(Int(offset), into: &writer) }
                 writer.endArray()
             }
             writer.endObject()
