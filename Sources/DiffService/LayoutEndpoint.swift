@@ -76,20 +76,13 @@ public enum LayoutEndpoint {
         input.geometry = input.settings.flatMap { try? WaterfallGeometry($0) }
         var valid = input.geometry != nil && (input.pageSize ?? 1) >= 1
         if let items = document.items {
-            let pageLength = valid ? min(input.pageSize ?? items.count, items.count) : 0
-            input.measured.reserveCapacity(pageLength)
+            var measuring = ItemMeasuring(
+                geometry: valid ? input.geometry : nil, pageLength: min(input.pageSize ?? items.count, items.count))
             for (index, item) in items.enumerated() {
-                guard let decoded = WaterfallItem.decode(item.reader, path: itemPath(index), errors: &input.errors),
-                    valid
-                else { continue }
-                if index < pageLength, let geometry = input.geometry, let measured = MeasuredItem(decoded, in: geometry) {
-                    input.measured.append(measured)
-                } else if index >= pageLength && decoded.violations(index: index).isEmpty {
-                    continue
-                } else {
-                    valid = false
-                }
+                _ = measuring.add(WaterfallItem.decode(item.reader, path: itemPath(index), errors: &input.errors))
             }
+            valid = measuring.isValid
+            input.measured = measuring.measured
         }
         if !input.errors.isEmpty || input.settings == nil {
             // Out-of-range values are reported with the type errors, not after they are fixed.
@@ -158,49 +151,6 @@ public enum LayoutEndpoint {
         writer.endObject()
         writer.finish()
         return .success(writer.bytes)
-    }
-
-    /// A page's ids as JSON text, one after the other, and where each ends: about 10 bytes for an id of a few
-    /// characters, where a ``WireID`` takes 24.
-    private struct WrittenIDs {
-        private var text: [UInt8] = []
-        private var ends: [UInt32] = []
-        /// The bytes of the ids together.
-        var length: Int { text.count }
-
-        /// The ids written as ``WireID/write(into:)`` writes them; `nil` unless that takes less memory than the
-        /// ids (once freed, their array comes back to the system, but a long string id's own object stays in the
-        /// heap's free lists, so ids of more than a dozen bytes are better kept), or when their text passes 4 GiB.
-        ///
-        /// - Complexity: O(n + b) for n ids whose string ids have b UTF-8 bytes.
-        init?(_ ids: ArraySlice<WireID>) {
-            var length = 0  // (escapes aside)
-            for id in ids {
-                switch id {
-                case .string(let string): length += string.utf8.count + 2
-                case .integer(let integer): length += String(integer).utf8.count
-                }
-            }
-            guard length + MemoryLayout<UInt32>.stride * ids.count < MemoryLayout<WireID>.stride * ids.count else {
-                return nil
-            }
-            text.reserveCapacity(length)
-            ends.reserveCapacity(ids.count)
-            for id in ids {
-                switch id {
-                case .string(let string): JSONString.appendQuoted(string, to: &text)
-                case .integer(let integer): text.append(contentsOf: String(integer).utf8)
-                }
-                guard let end = UInt32(exactly: text.count) else { return nil }
-                ends.append(end)
-            }
-        }
-
-        /// Writes the id at an offset, as one value.
-        func write(_ offset: Int, into writer: inout JSONWriter) {
-            let start = offset == 0 ? 0 : Int(ends[offset - 1])
-            writer.json(text[start..<Int(ends[offset])])
-        }
     }
 
     /// The path of the item at an index.

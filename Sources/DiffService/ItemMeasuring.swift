@@ -1,0 +1,51 @@
+import Waterfall
+
+/// A layout's items measured as they are decoded, while every one is valid: the first `pageLength` measured
+/// (``MeasuredItem``, 16 bytes an item where a decoded ``WaterfallItem`` is 96), the rest only checked. An
+/// invalid item, one that did not decode, or no geometry stops the measuring: the caller then lists the
+/// offending values by decoding the items again. The one way `/layout` and the layouts of `/diff` read items.
+struct ItemMeasuring {
+    /// The items measured, in order: the page's, while every item met was valid.
+    private(set) var measured: [MeasuredItem] = []
+    /// Whether there is a geometry and every item given decoded and was valid.
+    private(set) var isValid: Bool
+    private let geometry: WaterfallGeometry?
+    private let pageLength: Int
+    /// The items given so far.
+    private var count = 0
+
+    /// No item yet.
+    ///
+    /// - Parameters:
+    ///   - geometry: The geometry to measure for; `nil` when the settings (or the page size) are invalid.
+    ///   - pageLength: How many of the items are laid out (the first ones), at most the items' count: room for
+    ///     them is reserved once.
+    init(geometry: WaterfallGeometry?, pageLength: Int) {
+        self.geometry = geometry
+        self.pageLength = pageLength
+        isValid = geometry != nil
+        if isValid { measured.reserveCapacity(pageLength) }
+    }
+
+    /// Takes the next item.
+    ///
+    /// - Parameter item: The item decoded, or `nil` when it did not decode (its errors are recorded by the caller).
+    /// - Returns: Whether the item was measured (it is on the page and every item so far is valid).
+    mutating func add(_ item: WaterfallItem?) -> Bool {
+        defer { count += 1 }
+        guard isValid, let item, let geometry else {
+            isValid = false
+            return false
+        }
+        if count < pageLength {
+            guard let measuredItem = MeasuredItem(item, in: geometry) else {
+                isValid = false
+                return false
+            }
+            measured.append(measuredItem)
+            return true
+        }
+        if !item.violations(index: count).isEmpty { isValid = false }
+        return false
+    }
+}
