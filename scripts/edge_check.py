@@ -6,11 +6,16 @@ then reads until the server ends the connection, classified as FIN (recv returns
 or on send), or "open" (nothing ended it within 10 s; a hang guard, never a timing assertion). The bytes
 received are parsed strictly as a sequence of HTTP/1.1 responses (status line `HTTP/1.1 NNN Reason`, header
 fields `name: value` with token names, CRLF line ends, exactly one Content-Length and no Transfer-Encoding,
-a body exactly that long, nothing left over). An error vector passes when there is exactly ONE response, with
-the expected status, `Content-Type: application/problem+json`, a JSON body whose `type` is
-`urn:snapdiff:problem:<slug>` and whose `status` is the HTTP status, a `Connection: close` header, and the
-connection then ends with FIN (not RST, not left open); no second response may follow (a smuggled request
-must never be answered).
+a body exactly that long, nothing left over). One exception: a 200 answering a POST /diff may instead be
+streamed (an answer that may exceed max(1 MiB, 2 x the body)): `Transfer-Encoding: chunked` and no
+Content-Length, its chunked body parsed strictly (RFC 9112 section 7.1: hex chunk-size, optional chunk
+extensions, CRLF after each chunk's data, the last chunk `0`, optional trailer fields, the final CRLF; by
+load_check.read_chunked), then nothing but the next response; or, to an HTTP/1.0 request, neither header,
+`Connection: close`, and the body running until the connection ends (RFC 9112 section 6.3). An error vector
+passes when there is exactly ONE response, with the expected status, `Content-Type: application/problem+json`,
+a JSON body whose `type` is `urn:snapdiff:problem:<slug>` and whose `status` is the HTTP status, a
+`Connection: close` header, and the connection then ends with FIN (not RST, not left open); no second response
+may follow (a smuggled request must never be answered).
 
 Unless stated, a vector is `POST /diff` with `Host: x` and `Content-Type: application/json`. VALID is
 `{"old":{"items":[{"id":1}]},"new":{"items":[]}}` (47 bytes) and SMUGGLED is
@@ -50,6 +55,20 @@ reads exactly the smuggled request as the body).
     around every field value)                                         limitation (libmicrohttpd 0.9.75 parses the
                                                                       value with its whitespace and rejects it
                                                                       before the handler; HARDENING.md)
+  On a server with `--max-body-bytes 4194304`, STREAM is a ~1.5 MB /diff (old 60,000 items {"id": i}, new the
+  same reversed, options renderings staged, sequential and ranges with ids) whose ~9.3 MB answer is streamed;
+  "curl's JSON" is the JSON of the answer curl got to the same request on that server (before the vectors):
+  STREAM over HTTP/1.1                                                200 application/json, Transfer-Encoding:
+                                                                      chunked, no Content-Length, no Connection:
+                                                                      close, no trailer; the decoded body is
+                                                                      curl's JSON; nothing follows it; then VALID
+                                                                      on the same connection: 200 with
+                                                                      Content-Length and curl's JSON, kept open
+  STREAM over HTTP/1.0                                                200 application/json, no Transfer-Encoding,
+                                                                      no Content-Length, Connection: close; the
+                                                                      body until the FIN is curl's JSON
+  STREAM with Accept-Encoding: gzip over HTTP/1.1                     as over HTTP/1.1, with Content-Encoding:
+                                                                      gzip, the gunzipped body curl's JSON
   On a server with `--request-timeout 2` (env SNAPDIFF_REQUEST_TIMEOUT):
   a valid head with Content-Length: 100, then one body byte / 0.5 s   408 request-timeout, then FIN
   the head of that request sent one byte / 0.5 s                     408 request-timeout, then FIN
@@ -59,7 +78,8 @@ Today's libmicrohttpd answers the bad Content-Length values itself with two stat
 (the first without a body); the strict parser reports that as malformed.
 
 Part 2, logs and metrics. The vectors run (concurrently) against one server started with `--log-level info
---max-body-bytes 1000` (the slow ones against a second, with `--request-timeout 2`). Afterwards, per server:
+--max-body-bytes 1000` (the slow ones against a second, with `--request-timeout 2`; the streamed ones against
+a third, with `--max-body-bytes 4194304`, where curl's two requests count too). Afterwards, per server:
 every response received produced exactly one `"message":"request"` log line with its status (counted per
 status, /metrics scrapes left out), and `snapdiff_http_requests_total` (summed by status, route /metrics left
 out) grew by the same count per status.
@@ -96,6 +116,7 @@ fixed vector; `--replay FILE...` sends saved cases and prints what comes back.
 import argparse
 import collections
 import concurrent.futures
+import gzip
 import itertools
 import json
 import os
@@ -105,11 +126,13 @@ import select
 import socket
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from load_check import http, start_server, stop_server  # noqa: E402
+from load_check import (BufferReader, Incomplete, SocketReader, http, read_chunked, start_server,  # noqa: E402
+                        stop_server)
 
 READ_TIMEOUT = 10  # a hang guard: a connection nothing ended within this is "open"
 SLOW_CAP = 30  # a hang guard for the slow-client vectors
@@ -135,12 +158,15 @@ def check(condition, message):
 class Exchange:
     """What came back on one connection: the bytes, how it ended (FIN, RST or open) and any send error."""
 
-    def __init__(self, data, end, send_error=None, head_request=False):
+    def __init__(self, data, end, send_error=None, request=b""):
         self.data, self.end, self.send_error = bytes(data), end, send_error
-        self.head_request = head_request
+        self.head_request, self.streamable, self.close_ok = is_head(request), is_diff_post(request), is_http10(request)
+
+    def parse(self):
+        return parse_responses(self.data, self.head_request, self.streamable, self.close_ok)
 
     def describe(self, limit=400):
-        responses, error = parse_responses(self.data, self.head_request)
+        responses, error = self.parse()
         parts = [", ".join(r.summary() for r in responses) or "no response"]
         if error:
             parts.append(f"unparsable: {error}")
@@ -185,13 +211,23 @@ def exchange(port, data, half_close=False, timeout=READ_TIMEOUT):
         # A reset reported by the failed send is not reported again by recv (which then returns b"").
         if send_error in ("ConnectionResetError", "BrokenPipeError") and end == "FIN":
             end = "RST"
-    return Exchange(received, end, send_error, is_head(data))
+    return Exchange(received, end, send_error, data)
 
 
 def is_head(data):
     """Whether the request is a HEAD: its request line, after the empty lines (CRLF, or a bare LF) a server
     skips before it (RFC 9112 section 2.2), starts with "HEAD "."""
     return re.sub(rb"\A(?:\r?\n)+", b"", data).startswith(b"HEAD ")
+
+
+def is_diff_post(data):
+    """Whether the request is a POST /diff (whose 200 may be streamed: chunked, or close-delimited to HTTP/1.0)."""
+    return re.match(rb"(?:\r?\n)*POST /diff[ ?]", data) is not None
+
+
+def is_http10(data):
+    """Whether the request line says HTTP/1.0."""
+    return re.match(rb"(?:\r?\n)*[^\r\n]* HTTP/1\.0\r?\n", data) is not None
 
 
 def slow_exchange(port, fast, slow):
@@ -214,7 +250,7 @@ def slow_exchange(port, fast, slow):
         end = read_to_end(sock, received, READ_TIMEOUT)
         if send_error in ("ConnectionResetError", "BrokenPipeError") and end == "FIN":
             end = "RST"
-    return Exchange(received, end, send_error)
+    return Exchange(received, end, send_error, (fast or b"") + slow)
 
 
 # ------------------------------------------------------------------------------------- the strict parser
@@ -228,6 +264,8 @@ class Response:
     def __init__(self, status, reason, headers, body, bodiless=False):
         self.status, self.reason, self.headers, self.body = status, reason, headers, body
         self.bodiless = bodiless  # the answer to HEAD
+        self.framing = "length"  # or "chunked", or "close-delimited" (body until the connection's end)
+        self.trailers = []
 
     def header(self, name):
         values = [value for key, value in self.headers if key == name]
@@ -264,45 +302,76 @@ class Response:
             kind += f" {str(problem.get('type', '?')).rsplit(':', 1)[-1]}"
         elif self.libmicrohttpd_page:
             kind = "libmicrohttpd HTML"
-        return f"{self.status} {kind}{', close' if self.closes else ''}"
+        framing = "" if self.framing == "length" else f", {self.framing} ({len(self.body)} bytes)"
+        return f"{self.status} {kind}{', close' if self.closes else ''}{framing}"
 
 
-def parse_responses(data, head_request=False):
+HEAD_LINE_LIMIT = 65536
+
+
+def parse_one(reader, bodiless=False, streamable=False, close_ok=False):
+    """One response from `reader` (load_check's BufferReader over bytes received, or a SocketReader), parsed
+    strictly; raises ValueError (load_check's Incomplete when the bytes end inside it). A `bodiless` response
+    answers HEAD (its Content-Length announces a body that is not sent). With `streamable` (it answers a POST
+    /diff), a 200 may instead carry `Transfer-Encoding: chunked` and no Content-Length, its body then decoded
+    strictly by load_check.read_chunked; with `close_ok` too (the request was HTTP/1.0), a 200 with neither
+    and `Connection: close` is close-delimited: its body is everything until the end of the bytes."""
+    status_line = reader.line(HEAD_LINE_LIMIT, "a response's status line")
+    match = STATUS_LINE.fullmatch(status_line)
+    if not match:
+        raise ValueError(f"not an HTTP/1.1 status line: {status_line[:80]!r}")
+    headers = []
+    while line := reader.line(HEAD_LINE_LIMIT, f"the head of {match.group(0)!r}"):
+        name, colon, value = line.partition(b":")
+        if not colon or not TOKEN.fullmatch(name):
+            raise ValueError(f"not a header field line: {line[:80]!r} (after {match.group(0)!r})")
+        value = value.strip(b" \t")
+        if not FIELD_VALUE.fullmatch(value):
+            raise ValueError(f"a control character in the header field {line[:80]!r}")
+        headers.append((name.decode("ascii").lower(), value.decode("latin-1")))
+    status = int(match.group(1))
+    response = Response(status, match.group(2).decode("latin-1"), headers, b"", bodiless)
+    lengths = [value for name, value in headers if name == "content-length"]
+    codings = [value for name, value in headers if name == "transfer-encoding"]
+    if codings:
+        if not (streamable and status == 200):
+            raise ValueError(f"a Transfer-Encoding in {match.group(0)!r}")
+        if lengths:
+            raise ValueError(f"Content-Length {lengths} and Transfer-Encoding {codings} in {match.group(0)!r}")
+        if codings != ["chunked"]:
+            raise ValueError(f"Transfer-Encoding {codings}, not one `chunked`, in {match.group(0)!r}")
+        response.body, response.trailers = read_chunked(reader)
+        response.framing = "chunked"
+        return response
+    if not lengths and streamable and close_ok and status == 200 and response.closes:
+        response.body, response.framing = reader.rest(), "close-delimited"
+        return response
+    if len(lengths) != 1 or not re.fullmatch(r"[0-9]+", lengths[0]):
+        raise ValueError(f"not exactly one numeric Content-Length ({lengths}) in {match.group(0)!r}")
+    length = 0 if bodiless else int(lengths[0])
+    try:
+        response.body = reader.take(length, "the body")
+    except Incomplete:
+        raise Incomplete(f"a body of {len(reader.buffer) - reader.pos} of {length} bytes in {match.group(0)!r}") \
+            from None
+    return response
+
+
+def parse_responses(data, head_request=False, streamable=False, close_ok=False):
     """Parses `data` as complete HTTP/1.1 responses; returns (responses, error or None for the rest). With
-    `head_request`, the first response answers HEAD: its Content-Length announces a body that is not sent."""
-    responses, pos = [], 0
-    while pos < len(data):
-        end = data.find(b"\r\n\r\n", pos)
-        if end < 0:
-            return responses, f"{len(data) - pos} bytes left over, not a complete head: {data[pos:pos + 60]!r}"
-        lines = data[pos:end].split(b"\r\n")
-        for line in lines:
-            if b"\r" in line or b"\n" in line:
-                return responses, f"a bare CR or LF in the head line {line[:80]!r}"
-        match = STATUS_LINE.fullmatch(lines[0])
-        if not match:
-            return responses, f"not an HTTP/1.1 status line: {lines[0][:80]!r}"
-        headers = []
-        for line in lines[1:]:
-            name, colon, value = line.partition(b":")
-            if not colon or not TOKEN.fullmatch(name):
-                return responses, f"not a header field line: {line[:80]!r} (after {match.group(0)!r})"
-            value = value.strip(b" \t")
-            if not FIELD_VALUE.fullmatch(value):
-                return responses, f"a control character in the header field {line[:80]!r}"
-            headers.append((name.decode("ascii").lower(), value.decode("latin-1")))
-        lengths = [value for name, value in headers if name == "content-length"]
-        if len(lengths) != 1 or not re.fullmatch(r"[0-9]+", lengths[0]):
-            return responses, f"not exactly one numeric Content-Length ({lengths}) in {match.group(0)!r}"
-        if any(name == "transfer-encoding" for name, _ in headers):
-            return responses, f"a Transfer-Encoding in {match.group(0)!r}"
-        length = 0 if head_request and not responses else int(lengths[0])
-        body = data[end + 4:end + 4 + length]
-        if len(body) < length:
-            return responses, f"a body of {len(body)} of {length} bytes in {match.group(0)!r}"
-        responses.append(Response(int(match.group(1)), match.group(2).decode("latin-1"), headers, body,
-                                  head_request and not responses))
-        pos = end + 4 + length
+    `head_request`, the first response answers HEAD; `streamable` and `close_ok` also hold for the first
+    response only (see parse_one)."""
+    responses, reader = [], BufferReader(data)
+    while reader.pos < len(data):
+        start = reader.pos
+        first = not responses
+        try:
+            responses.append(parse_one(reader, head_request and first, streamable and first, close_ok and first))
+        except Incomplete as error:
+            return responses, f"{len(data) - start} bytes left over, not a complete response ({error}): " \
+                f"{data[start:start + 60]!r}"
+        except ValueError as error:
+            return responses, str(error)
     return responses, None
 
 
@@ -323,9 +392,9 @@ def cl(n):
 
 
 class Vector:
-    def __init__(self, name, data, status, slug=None, *, server="main", kind="error", slow=None):
+    def __init__(self, name, data, status, slug=None, *, server="main", kind="error", slow=None, stream=None):
         self.name, self.data, self.status, self.slug = name, data, status, slug
-        self.server, self.kind, self.slow = server, kind, slow
+        self.server, self.kind, self.slow, self.stream = server, kind, slow, stream
 
 
 def chunked_body(size_line, data, sep=b"\r\n"):
@@ -336,6 +405,21 @@ S = len(SMUGGLED)
 N = len(VALID)
 SLOW_BODY = VALID + b" " * (100 - N)
 SLOW_HEAD = post(cl(100))
+
+# A /diff whose answer (~9.3 MB) is far over max(1 MiB, 2 x its ~1.5 MB body): the server streams it.
+STREAM_ITEMS = 60_000
+STREAM_BODY = json.dumps({"old": {"items": [{"id": i} for i in range(STREAM_ITEMS)]},
+                          "new": {"items": [{"id": i} for i in reversed(range(STREAM_ITEMS))]},
+                          "options": {"renderings": ["staged", "sequential", "ranges"], "ids": True}},
+                         separators=(",", ":")).encode()
+STREAM_MAX_BODY = 4 << 20  # the stream server's --max-body-bytes
+STREAM_TIMEOUT = 60  # a hang guard for reading a streamed answer
+REFERENCES = {}  # "stream" and "valid": the answers curl got to STREAM_BODY and VALID (JSON values)
+
+
+def stream_request(*fields, version=b"HTTP/1.1"):
+    return request([b"Host: x", b"Content-Type: application/json", *fields, cl(len(STREAM_BODY))], STREAM_BODY,
+                   version=version)
 
 VECTORS = [
     Vector("Content-Length: 0 then Content-Length: %d, smuggled GET as body" % S,
@@ -399,6 +483,12 @@ VECTORS = [
     # (a known limitation, HARDENING.md) rather than libmicrohttpd's doubled header block.
     Vector("`Content-Length: %d<SP><HTAB>` (trailing OWS: a known limitation)" % N,
            post(b"Content-Length: %d \t" % N, body=VALID), 400, "malformed-request"),
+    Vector("streamed /diff over HTTP/1.1: chunked, then a second request on the connection", stream_request(),
+           200, server="stream", kind="stream", stream="chunked"),
+    Vector("streamed /diff over HTTP/1.0: close-delimited", stream_request(version=b"HTTP/1.0"),
+           200, server="stream", kind="stream", stream="close"),
+    Vector("streamed /diff with Accept-Encoding: gzip: gzip, chunked, then a second request on the connection",
+           stream_request(b"Accept-Encoding: gzip"), 200, server="stream", kind="stream", stream="gzip"),
     Vector("slow body: Content-Length: 100, one body byte every 0.5 s", None, 408, "request-timeout",
            server="slow", kind="slow", slow=(SLOW_HEAD, SLOW_BODY)),
     Vector("slow head: the head one byte every 0.5 s", None, 408, "request-timeout",
@@ -412,9 +502,11 @@ def run_vector(vector, port):
         result = slow_exchange(port, *vector.slow)
     elif vector.kind == "control":
         return run_control(vector, port)
+    elif vector.kind == "stream":
+        return run_stream(vector, port)
     else:
         result = exchange(port, vector.data)
-    responses, error = parse_responses(result.data)
+    responses, error = result.parse()
     found = []
     if error:
         found.append(f"malformed bytes ({error})")
@@ -490,7 +582,116 @@ def run_control(vector, port):
     return result, responses, found
 
 
+def json_of(body):
+    try:
+        return json.loads(body)
+    except ValueError as error:
+        return f"(not JSON: {error})"
+
+
+def run_stream(vector, port):
+    """POST /diff with STREAM_BODY: the answer must be streamed (`chunked`, `close` for HTTP/1.0, `gzip`), its
+    body parse strictly and decode to the JSON curl got; after a chunked one, nothing may follow it, and a
+    second request (VALID) on the same connection must be answered 200 with Content-Length and curl's JSON.
+    The HTTP/1.0 answer has neither Content-Length nor Transfer-Encoding, says Connection: close, and its body
+    runs until the server's FIN."""
+    found, responses, end = [], [], "open"
+    with socket.create_connection(("127.0.0.1", port), timeout=READ_TIMEOUT) as sock:
+        reader = SocketReader(sock, time.time() + STREAM_TIMEOUT)
+        reader.received = bytearray()  # every byte, for the report
+        try:
+            sock.sendall(vector.data)
+            first = parse_one(reader, streamable=True, close_ok=vector.stream == "close")
+            responses.append(first)
+            if vector.stream == "close":
+                if first.framing == "close-delimited":
+                    end = "FIN"  # its body was read until the FIN (a reset or the hang guard raise)
+                else:
+                    end = read_to_end(sock, reader.received, READ_TIMEOUT)
+            else:
+                if reader.pos != len(reader.buffer):
+                    found.append(f"{len(reader.buffer) - reader.pos} bytes after the chunked body: "
+                                 f"{bytes(reader.buffer[reader.pos:reader.pos + 60])!r}")
+                sock.sendall(post(cl(N), body=VALID))
+                responses.append(parse_one(reader))
+                if reader.pos != len(reader.buffer):
+                    found.append(f"{len(reader.buffer) - reader.pos} bytes after the second answer")
+        except Incomplete as error:
+            found.append(f"the connection ended inside a response ({error})")
+            end = "FIN"
+        except ConnectionResetError:
+            end = "RST"
+        except (socket.timeout, TimeoutError):
+            end = "open (no answer)"
+        except ValueError as error:
+            found.append(f"malformed bytes ({error})")
+        except OSError as error:
+            found.append(f"{type(error).__name__}: {error}")
+    result = Exchange(reader.received, end, request=vector.data)
+    if not responses:
+        found.append(f"no response (ended {end})")
+        return result, responses, found
+    first = responses[0]
+    if first.status != 200:
+        found.append(f"status {first.status}")
+    if first.header("content-type") != "application/json":
+        found.append(f"Content-Type {first.header('content-type')}")
+    if first.header_count("content-length"):
+        found.append("a Content-Length on a streamed answer")
+    body = first.body
+    if vector.stream != "gzip" and first.header_count("content-encoding"):
+        found.append(f"Content-Encoding {first.header('content-encoding')} without Accept-Encoding")
+    if vector.stream == "close":
+        if first.framing != "close-delimited":
+            found.append(f"framing {first.framing}, not close-delimited")
+        if not first.closes:
+            found.append("no Connection: close")
+        if end != "FIN":
+            found.append(f"ended {end}, not FIN")
+    else:
+        if first.framing != "chunked":
+            found.append(f"framing {first.framing}, not chunked")
+        if first.trailers:
+            found.append(f"trailer fields {first.trailers[:3]}")
+        if first.closes:
+            found.append("Connection: close on a chunked answer (keep-alive expected)")
+        if vector.stream == "gzip":
+            if first.header("content-encoding") != "gzip":
+                found.append(f"Content-Encoding {first.header('content-encoding')}, not gzip")
+            try:
+                body = gzip.decompress(body)
+            except (OSError, EOFError, ValueError) as error:
+                found.append(f"the body does not gunzip ({type(error).__name__}: {error})")
+        if len(responses) < 2:
+            found.append("no answer to the second request on the connection")
+        else:
+            second = responses[1]
+            if second.status != 200 or second.header("content-type") != "application/json" \
+                    or second.framing != "length" or json_of(second.body) != REFERENCES["valid"]:
+                found.append(f"the second request's answer: {second.summary()} {second.body[:100]!r}")
+            if second.closes:
+                found.append("Connection: close on the second answer")
+    if json_of(body) != REFERENCES["stream"]:
+        found.append(f"the decoded body ({len(body)} bytes) is not curl's JSON answer: {body[:100]!r}...")
+    return result, responses, found
+
+
+def curl_json(port, body, *options):
+    """The JSON value of curl's answer to POST /diff with `body` (curl decodes the framing itself)."""
+    with tempfile.NamedTemporaryFile() as handle:
+        handle.write(body)
+        handle.flush()
+        out = subprocess.run(["curl", "-sS", "--fail", "--max-time", str(STREAM_TIMEOUT), *options, "-H",
+                              "Content-Type: application/json", "--data-binary", f"@{handle.name}",
+                              f"http://127.0.0.1:{port}/diff"], capture_output=True, check=True).stdout
+    return json.loads(out)
+
+
 def expected_text(vector):
+    if vector.kind == "stream":
+        return {"chunked": "200 chunked, curl's JSON, then a 200 on the same connection",
+                "close": "200 close-delimited with Connection: close, curl's JSON, FIN",
+                "gzip": "200 gzip chunked, gunzipped curl's JSON, then a 200 on the same connection"}[vector.stream]
     if vector.kind == "control":
         return "200, 200 on one kept-alive connection"
     if vector.kind == "http10":
@@ -557,6 +758,9 @@ def run_vectors(binary, names):
     try:
         if any(v.server == "main" for v in selected):
             servers["main"] = start_server(binary, "--log-level", "info", "--max-body-bytes", "1000")
+        if any(v.server == "stream" for v in selected):
+            servers["stream"] = start_server(binary, "--log-level", "info", "--max-body-bytes",
+                                             str(STREAM_MAX_BODY))
         if any(v.server == "slow" for v in selected):
             if check(has_option(binary, "--request-timeout"), "`snapdiff serve` has --request-timeout"):
                 servers["slow"] = start_server(binary, "--log-level", "info", "--request-timeout", "2")
@@ -565,11 +769,16 @@ def run_vectors(binary, names):
                 servers["slow"] = start_server(binary, "--log-level", "info")
         offsets = {name: log_size(log) for name, (_, _, log) in servers.items()}
         metrics_before = {name: metric_statuses(port) for name, (_, port, _) in servers.items()}
+        if "stream" in servers:  # the answers the streamed vectors must decode to, as curl gets them
+            REFERENCES["stream"] = curl_json(servers["stream"][1], STREAM_BODY)
+            REFERENCES["valid"] = curl_json(servers["stream"][1], VALID)
 
         with concurrent.futures.ThreadPoolExecutor(max_workers=len(selected)) as pool:
             futures = [pool.submit(run_vector, v, servers[v.server][1]) for v in selected]
             outcomes = [f.result() for f in futures]
         received = {name: collections.Counter() for name in servers}
+        if "stream" in servers:
+            received["stream"][200] += len(REFERENCES)  # curl's two requests
         for vector, (result, responses, found) in zip(selected, outcomes):
             for response in responses:
                 received[vector.server][response.status] += 1
@@ -722,7 +931,7 @@ def request_version(data):
 
 def judge(data, result, eof_must_close=False):
     """Returns (problems, categories of the responses received)."""
-    responses, error = parse_responses(result.data, result.head_request)
+    responses, error = result.parse()
     found, kinds = [], []
     if result.end == "RST":
         found.append("connection reset")

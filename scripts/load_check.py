@@ -24,6 +24,7 @@ server exits 0 on SIGTERM afterwards.
 import argparse
 import json
 import os
+import re
 import select
 import signal
 import socket
@@ -138,33 +139,185 @@ def stop_server(server, grace=20):
         return "hung (killed)"
 
 
+class Incomplete(ValueError):
+    """The bytes ran out inside a message (a BufferReader's data, or a connection closed too early)."""
+
+
+class SocketReader:
+    """Buffered reads from a socket until `deadline` (time.time()): whole lines, exact byte counts, or all to EOF."""
+
+    def __init__(self, sock, deadline, data=b""):
+        self.sock, self.deadline = sock, deadline
+        self.buffer, self.pos = bytearray(data), 0
+        self.received = None  # set to a bytearray to keep a copy of every byte received
+
+    def _fill(self, what):
+        if self.pos > 1 << 20:  # keep the buffer from holding what was consumed
+            del self.buffer[:self.pos]
+            self.pos = 0
+        self.sock.settimeout(max(0.001, self.deadline - time.time()))
+        chunk = self.sock.recv(1 << 16)
+        if not chunk:
+            raise Incomplete(f"closed {what}")
+        self.buffer += chunk
+        if self.received is not None:
+            self.received += chunk
+
+    def line(self, limit, what):
+        """The next line, without its CRLF; a bare LF, or no CRLF within `limit` bytes, is a ValueError."""
+        while True:
+            end = self.buffer.find(b"\r\n", self.pos, self.pos + limit + 2)
+            if end >= 0:
+                break
+            if len(self.buffer) - self.pos > limit + 1:
+                start = bytes(self.buffer[self.pos:self.pos + 60])
+                raise ValueError(f"{what}: no CRLF within {limit} bytes: {start!r}")
+            self._fill(f"inside {what}")
+        line = bytes(self.buffer[self.pos:end])
+        if b"\n" in line or b"\r" in line:
+            raise ValueError(f"{what}: a bare CR or LF in {line[:60]!r}")
+        self.pos = end + 2
+        return line
+
+    def take(self, n, what):
+        while len(self.buffer) - self.pos < n:
+            self._fill(f"after {len(self.buffer) - self.pos} of {n} bytes of {what}")
+        data = bytes(self.buffer[self.pos:self.pos + n])
+        self.pos += n
+        return data
+
+    def rest(self):
+        """Everything until the peer closes (a reset or the deadline is an error: the end is then unknown)."""
+        while True:
+            try:
+                self._fill("")
+            except Incomplete:
+                break
+        data = bytes(self.buffer[self.pos:])
+        self.pos = len(self.buffer)
+        return data
+
+
+class BufferReader(SocketReader):
+    """The same reads over bytes already received; running out of them is Incomplete."""
+
+    def __init__(self, data, pos=0):
+        super().__init__(None, 0, data)
+        self.pos = pos
+
+    def _fill(self, what):
+        raise Incomplete(f"the bytes end {what}")
+
+    def rest(self):
+        data = bytes(self.buffer[self.pos:])
+        self.pos = len(self.buffer)
+        return data
+
+
+TOKEN = r"[!#$%&'*+\-.^_`|~0-9A-Za-z]+"
+QUOTED = r'"(?:[\t \x21\x23-\x5b\x5d-\x7e\x80-\xff]|\\[\t \x21-\x7e\x80-\xff])*"'
+CHUNK_LINE = re.compile((r"([0-9A-Fa-f]{1,16})((?:[ \t]*;[ \t]*%s(?:[ \t]*=[ \t]*(?:%s|%s))?)*)"
+                         % (TOKEN, TOKEN, QUOTED)).encode())
+FIELD_LINE = re.compile((r"%s:[ \t]*[\t\x20-\x7e\x80-\xff]*" % TOKEN).encode())
+CHUNK_LINE_LIMIT = 4096  # a size line (with extensions) or a trailer field line longer than this is refused
+
+
+def read_chunked(reader):
+    """Decodes a chunked message body (RFC 9112 section 7.1) strictly: each chunk a hex chunk-size with optional
+    chunk extensions and CRLF, that many bytes of data and CRLF; then the last chunk `0` (extensions allowed),
+    optional trailer fields, and the final CRLF. Returns (body, trailer lines); anything else is a ValueError
+    (Incomplete when the bytes end first)."""
+    body = bytearray()
+    while True:
+        line = reader.line(CHUNK_LINE_LIMIT, "a chunk-size line")
+        match = CHUNK_LINE.fullmatch(line)
+        if not match:
+            raise ValueError(f"chunked body: not a chunk-size line: {line[:80]!r} (after {len(body)} body bytes)")
+        size = int(match.group(1), 16)
+        if size == 0:
+            break
+        body += reader.take(size, "a chunk's data")
+        after = reader.take(2, "the CRLF after a chunk's data")
+        if after != b"\r\n":
+            raise ValueError(f"chunked body: a chunk of {size} bytes is followed by {after!r}, not CRLF")
+    trailers = []
+    while True:
+        line = reader.line(CHUNK_LINE_LIMIT, "the trailer section")
+        if not line:
+            return bytes(body), trailers
+        if not FIELD_LINE.fullmatch(line):
+            raise ValueError(f"chunked body: not a trailer field line: {line[:80]!r}")
+        trailers.append(line)
+
+
+HEAD_LIMIT = 65536
+NO_BODY_STATUSES = (204, 304)
+
+
+def response_head(reader):
+    """The status line and header fields: (version, status, {lowercased name: [values]})."""
+    status_line = reader.line(HEAD_LIMIT, "the status line").decode("latin-1")
+    match = re.fullmatch(r"(HTTP/1\.[01]) ([0-9]{3})(?: .*)?", status_line)
+    if not match:
+        raise ValueError(f"not an HTTP status line: {status_line!r}")
+    fields = {}
+    while True:
+        line = reader.line(HEAD_LIMIT, "the head")
+        if not line:
+            return match.group(1), int(match.group(2)), fields
+        if not FIELD_LINE.fullmatch(line):
+            raise ValueError(f"not a header field line: {line[:80]!r}")
+        name, _, value = line.decode("latin-1").partition(":")
+        fields.setdefault(name.lower(), []).append(value.strip(" \t"))
+
+
+def framing(version, status, fields):
+    """How the body of a response is delimited: ("length", n), ("chunked", None), ("close", None) or
+    ("none", None) (1xx, 204, 304); a response with no valid framing is a ValueError."""
+    lengths = fields.get("content-length", [])
+    codings = [c.strip().lower() for value in fields.get("transfer-encoding", []) for c in value.split(",")]
+    if lengths and "transfer-encoding" in fields:
+        raise ValueError(f"both Content-Length {lengths} and Transfer-Encoding {codings} in a {status} response")
+    if status < 200 or status in NO_BODY_STATUSES:
+        return "none", None
+    if "transfer-encoding" in fields:
+        if codings != ["chunked"]:
+            raise ValueError(f"Transfer-Encoding {codings}: only a single chunked is understood")
+        return "chunked", None
+    if lengths:
+        if len(set(lengths)) != 1 or not re.fullmatch(r"[0-9]+", lengths[0]):
+            raise ValueError(f"not one numeric Content-Length: {lengths}")
+        return "length", int(lengths[0])
+    closes = any(t.strip().lower() == "close" for v in fields.get("connection", []) for t in v.split(","))
+    if version == "HTTP/1.0" or closes:
+        return "close", None
+    raise ValueError(f"no Content-Length in a {version} {status} response, not chunked and not Connection: close")
+
+
 def read_response(sock, deadline):
-    """Reads one HTTP/1.1 response with Content-Length; returns (status, headers, body)."""
-    data = b""
-    while b"\r\n\r\n" not in data:
-        sock.settimeout(max(0.001, deadline - time.time()))
-        chunk = sock.recv(65536)
-        if not chunk:
-            raise ConnectionError(f"closed after {len(data)} bytes of headers")
-        data += chunk
-    head, _, rest = data.partition(b"\r\n\r\n")
-    body = bytearray(rest)
-    lines = head.decode("latin-1").split("\r\n")
-    parts = lines[0].split(" ", 2)
-    if len(parts) < 2 or not parts[0].startswith("HTTP/1."):
-        raise ValueError(f"not an HTTP status line: {lines[0]!r}")
-    headers = {}
-    for line in lines[1:]:
-        name, _, value = line.partition(":")
-        headers[name.strip().lower()] = value.strip()
-    length = int(headers["content-length"])
-    while len(body) < length:
-        sock.settimeout(max(0.001, deadline - time.time()))
-        chunk = sock.recv(65536)
-        if not chunk:
-            raise ConnectionError(f"closed after {len(body)} of {length} body bytes")
-        body += chunk
-    return int(parts[1]), headers, bytes(body[:length])
+    """Reads one HTTP/1.x response; returns (status, headers, body): the headers lowercased (a repeated name
+    keeps its last value), the body decoded from its framing, which is Content-Length, chunked (parsed strictly
+    by read_chunked), or, with neither, everything until the server closes when the status line is HTTP/1.0 or
+    the response says Connection: close (RFC 9112 section 6.3). Content-Length with Transfer-Encoding, or a
+    response with no framing at all, is a ValueError; a connection closed inside the response a ConnectionError."""
+    reader = SocketReader(sock, deadline)
+    try:
+        version, status, fields = response_head(reader)
+    except Incomplete:  # (fault-check tells "after 0 bytes of headers" apart: closed before any response byte)
+        raise ConnectionError(f"closed after {len(reader.buffer)} bytes of headers") from None
+    try:
+        kind, length = framing(version, status, fields)
+        if kind == "length":
+            body = reader.take(length, "the body")
+        elif kind == "chunked":
+            body, _ = read_chunked(reader)
+        elif kind == "close":
+            body = reader.rest()
+        else:
+            body = b""
+    except Incomplete as error:
+        raise ConnectionError(str(error)) from None
+    return status, {name: values[-1] for name, values in fields.items()}, body
 
 
 def http(port, method, path, body=None, content_type="application/json", timeout=10):

@@ -23,6 +23,7 @@ import atexit
 import gzip
 import json
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -56,8 +57,14 @@ class Response:
         return json.loads(self.body)
 
 
+CHUNK_LINE = re.compile(rb"([0-9A-Fa-f]{1,16})((?:[ \t]*;[ \t]*[!#$%&'*+\-.^_`|~0-9A-Za-z]+"
+                        rb"(?:[ \t]*=[ \t]*(?:[!#$%&'*+\-.^_`|~0-9A-Za-z]+|\"(?:[^\"\\\r\n]|\\.)*\"))?)*)")
+TRAILER_FIELD = re.compile(rb"[!#$%&'*+\-.^_`|~0-9A-Za-z]+:[ \t]*[\t\x20-\x7e\x80-\xff]*")
+
+
 class Connection:
-    """A blocking HTTP/1.1 client on one TCP connection; reads Content-Length responses only."""
+    """A blocking HTTP/1.1 client on one TCP connection; reads Content-Length and chunked responses (a chunked
+    body parsed strictly, RFC 9112 section 7.1), and close-delimited ones (neither, with Connection: close)."""
 
     def __init__(self, port: int, timeout: float = 30):
         self.sock = socket.create_connection(("127.0.0.1", port), timeout=timeout)
@@ -80,6 +87,42 @@ class Connection:
             raise ConnectionError("the server closed the connection")
         self.buffer += chunk
 
+    def _line(self, what: str) -> bytes:
+        """The next CRLF-ended line (without the CRLF); a bare CR or LF in it, or 4 KiB without CRLF, is refused."""
+        while (end := self.buffer.find(b"\r\n")) < 0:
+            if len(self.buffer) > 4096:
+                raise ValueError(f"{what}: no CRLF within 4096 bytes: {self.buffer[:60]!r}")
+            self._fill()
+        line, self.buffer = self.buffer[:end], self.buffer[end + 2:]
+        if b"\r" in line or b"\n" in line:
+            raise ValueError(f"{what}: a bare CR or LF in {line[:60]!r}")
+        return line
+
+    def _take(self, n: int) -> bytes:
+        while len(self.buffer) < n:
+            self._fill()
+        data, self.buffer = self.buffer[:n], self.buffer[n:]
+        return data
+
+    def _chunked_body(self) -> bytes:
+        """A chunked body: chunk-size (hex) [extensions] CRLF, data, CRLF, ...; last-chunk 0, trailer fields, CRLF."""
+        parts = []
+        while True:
+            line = self._line("a chunk-size line")
+            match = CHUNK_LINE.fullmatch(line)
+            if not match:
+                raise ValueError(f"chunked body: not a chunk-size line: {line[:80]!r}")
+            size = int(match.group(1), 16)
+            if size == 0:
+                break
+            parts.append(self._take(size))
+            if (after := self._take(2)) != b"\r\n":
+                raise ValueError(f"chunked body: a chunk of {size} bytes is followed by {after!r}, not CRLF")
+        while line := self._line("the trailer section"):
+            if not TRAILER_FIELD.fullmatch(line):
+                raise ValueError(f"chunked body: not a trailer field line: {line[:80]!r}")
+        return b"".join(parts)
+
     def read_response(self, head_only: bool = False) -> Response:
         """One response; `head_only` for the answer to a HEAD, which has no body whatever its Content-Length."""
         while b"\r\n\r\n" not in self.buffer:
@@ -93,7 +136,24 @@ class Connection:
         for line in lines[1:]:
             name, _, value = line.partition(":")
             headers[name.strip().lower()] = value.strip()
-        length = 0 if head_only else int(headers.get("content-length", "0"))
+        encoding = headers.get("transfer-encoding")
+        if encoding is not None and "content-length" in headers:
+            raise ValueError(f"both Content-Length and Transfer-Encoding in a {status} response")
+        if head_only or int(status) in (204, 304) or int(status) < 200:
+            return Response(int(status), headers, b"")
+        if encoding is not None:
+            if encoding.lower() != "chunked":
+                raise ValueError(f"Transfer-Encoding {encoding!r}: only chunked is understood")
+            return Response(int(status), headers, self._chunked_body())
+        closes = "close" in [token.strip() for token in headers.get("connection", "").lower().split(",")]
+        if "content-length" not in headers and closes:
+            try:  # close-delimited (RFC 9112 section 6.3): the body is everything until the server closes
+                while True:
+                    self._fill()
+            except ConnectionError:
+                body, self.buffer = self.buffer, b""
+                return Response(int(status), headers, body)
+        length = int(headers.get("content-length", "0"))
         while len(self.buffer) < length:
             self._fill()
         body, self.buffer = self.buffer[:length], self.buffer[length:]
