@@ -161,18 +161,23 @@ final class AnswerPipe: BodyPieceTarget, @unchecked Sendable {
                 MHD_suspend_connection(connection)
                 return (0, false)
             }
-            let count = min(capacity, state.queue[0].count - state.offset)
-            state.queue[0].withUnsafeBytes { piece in
-                buffer.copyMemory(from: piece.baseAddress! + state.offset, byteCount: count)
+            // As many queued pieces as fit: each call is one chunk on the wire, so a piece's tail does not go alone.
+            var count = 0
+            while count < capacity, !state.queue.isEmpty {
+                let taken = min(capacity - count, state.queue[0].count - state.offset)
+                state.queue[0].withUnsafeBytes { piece in
+                    (buffer + count).copyMemory(from: piece.baseAddress! + state.offset, byteCount: taken)
+                }
+                count += taken
+                state.offset += taken
+                if state.offset == state.queue[0].count {
+                    var emptied = state.queue.removeFirst()
+                    state.offset = 0
+                    emptied.removeAll(keepingCapacity: true)
+                    state.spare = emptied
+                }
             }
-            state.offset += count
             state.queuedBytes -= count
-            if state.offset == state.queue[0].count {
-                var emptied = state.queue.removeFirst()
-                state.offset = 0
-                emptied.removeAll(keepingCapacity: true)
-                state.spare = emptied
-            }
             let wake = state.writerWaiting && state.queuedBytes < Self.capacity
             if wake { state.writerWaiting = false }
             return (count, wake)
