@@ -9,13 +9,19 @@ import MicroHTTP
 /// its shapes, rounded up, and covers the body itself, the parse, the engine's tables, the answer being
 /// written and the answer waiting to be sent.
 public enum RequestMemory {
-    /// Peak bytes per body byte of a `POST /diff`, at most. An answer larger than twice the body is written while
-    /// it is sent (``diffStreamingThreshold(bodyBytes:)``), so the worst shapes are now those whose peak is in the
-    /// computation: every item laid out (a 566,640-item section, 9.3× a 16 MiB body and 9.6× a 4.5 MiB one) and a
-    /// 422 body that is mostly one option of zeros (9.0×; BENCHMARKS.md). Smaller bodies read higher (up to 13.2×
-    /// at 1 MiB) from a fixed part of at most about 3.5 MiB per computation, which the process allowance covers:
-    /// at most four computations run at once.
+    /// Peak bytes per body byte of a `POST /diff` of more than ``smallBodyBytes``, at most. An answer larger than
+    /// twice the body is written while it is sent (``diffStreamingThreshold(bodyBytes:)``), so the worst shapes
+    /// are those whose peak is in the parse: a 422 body that is mostly one option of zeros (9.0× from 4.5 MiB to
+    /// 16 MiB; BENCHMARKS.md); every valid shape measured peaks at 6.7× or less there.
     public static let diffBytesPerBodyByte = 10
+    /// Peak bytes per body byte of a `POST /diff` whose body is at most ``smallBodyBytes``: the parse keeps its
+    /// buffers for the next request at those sizes and grows its tables as it goes, and a 422 body that is mostly
+    /// one option of zeros peaks at 13.1–13.2× (1 to 3.5 MiB; 9.0× from 4.5 MiB up). A body a little over
+    /// ``smallBodyBytes`` is reserved at least what the largest small one is, so that the estimate grows with
+    /// the body.
+    public static let diffBytesPerSmallBodyByte = 14
+    /// The bodies that ``diffBytesPerSmallBodyByte`` covers: those whose parse keeps its buffers (4 MiB).
+    public static let smallBodyBytes = 4 << 20
     /// Peak bytes per body byte of a `POST /layout`, at most: the worst measured shape, a body that is mostly one
     /// array of zeros (422: the parse lists a value per 2 bytes), peaks at 9.0× its body; a valid layout at most
     /// 5.8× (tiny items in one column, pretty); 10 leaves a margin of 11 %.
@@ -41,7 +47,8 @@ public enum RequestMemory {
         let route = ServiceRouter.routes[position]
         // Another method is answered without reading the body (OPTIONS, 405); a HEAD computes its GET's answer.
         guard method == route.method || (method == "HEAD" && route.method == "GET") else { return fixedBytes + body }
-        return fixedBytes + route.extraMemory + route.memoryPerBodyByte * body
+        let perBody = max(route.memoryPerBodyByte * body, route.memoryPerSmallBodyByte * min(body, smallBodyBytes))
+        return fixedBytes + route.extraMemory + perBody
     }
 
     /// The most any request within a body limit can need: what the budget must hold for the largest body to

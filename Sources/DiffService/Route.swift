@@ -15,6 +15,9 @@ struct Route: Sendable {
     var link: String?
     /// Peak bytes a request here needs per byte of its body, at most (``RequestMemory``).
     var memoryPerBodyByte: Int
+    /// Peak bytes per body byte of a body of at most ``RequestMemory/smallBodyBytes``, when higher than
+    /// ``memoryPerBodyByte`` (``RequestMemory``).
+    var memoryPerSmallBodyByte: Int
     /// Bytes a request here needs beyond ``RequestMemory/fixedBytes`` and its body's share (e.g. a large answer).
     var extraMemory: Int
     /// Answers a request routed here.
@@ -28,14 +31,15 @@ struct Route: Sendable {
 
     /// Creates a route whose metrics label is its path.
     init(
-        _ method: String, _ path: String, link: String?, memoryPerBodyByte: Int = 1, extraMemory: Int = 0,
-        answer: @escaping @Sendable (ServiceRouter, HTTPRequest) -> HTTPResponse
+        _ method: String, _ path: String, link: String?, memoryPerBodyByte: Int = 1, memoryPerSmallBodyByte: Int? = nil,
+        extraMemory: Int = 0, answer: @escaping @Sendable (ServiceRouter, HTTPRequest) -> HTTPResponse
     ) {
         self.path = path
         self.method = method
         self.metricsLabel = path
         self.link = link
         self.memoryPerBodyByte = memoryPerBodyByte
+        self.memoryPerSmallBodyByte = memoryPerSmallBodyByte ?? memoryPerBodyByte
         self.extraMemory = extraMemory
         self.answer = answer
     }

@@ -5,7 +5,10 @@ extension ServiceRouter {
     /// ``ServiceMetrics`` labels by it, ``RequestMemory`` reserves by it, and `GET /` links it.
     static let routes: [Route] = [
         Route("GET", "/", link: nil) { router, _ in router.index() },
-        Route("POST", "/diff", link: "diff", memoryPerBodyByte: RequestMemory.diffBytesPerBodyByte) { router, request in
+        Route(
+            "POST", "/diff", link: "diff", memoryPerBodyByte: RequestMemory.diffBytesPerBodyByte,
+            memoryPerSmallBodyByte: RequestMemory.diffBytesPerSmallBodyByte
+        ) { router, request in
             router.json(request) {
                 var statistics = DiffStatistics()
                 defer { router.metrics.record(statistics) }

@@ -68,16 +68,20 @@ import Testing
     /// The memory reserved for a request comes from its route in the one route table.
     @Test func eachRouteReservesItsOwnMemory() {
         let fixed = RequestMemory.fixedBytes
-        #expect(RequestMemory.estimate(method: "POST", path: "/diff", bodyBytes: 1000) == fixed + 10_000)
+        #expect(RequestMemory.estimate(method: "POST", path: "/diff", bodyBytes: 1000) == fixed + 14_000)
+        // Above 4 MiB the large-body factor, but never less than the largest small body's.
+        let small = RequestMemory.smallBodyBytes
+        #expect(RequestMemory.estimate(method: "POST", path: "/diff", bodyBytes: small + 1) == fixed + 14 * small)
+        #expect(RequestMemory.estimate(method: "POST", path: "/diff", bodyBytes: 16 << 20) == fixed + 160 << 20)
         #expect(RequestMemory.estimate(method: "POST", path: "/layout", bodyBytes: 1000) == fixed + 10_000)
         #expect(RequestMemory.estimate(method: "GET", path: "/openapi.yaml", bodyBytes: 0) == fixed + OpenAPIDocument.bytes.count)
         #expect(RequestMemory.estimate(method: "GET", path: "/nowhere", bodyBytes: 10) == fixed + 10)
         #expect(RequestMemory.estimate(method: "OPTIONS", path: "/diff", bodyBytes: 1000) == fixed + 1000)
         #expect(RequestMemory.estimate(method: "HEAD", path: "/openapi.yaml", bodyBytes: 0) == fixed + OpenAPIDocument.bytes.count)
-        // The largest of every route's: /diff's and /layout's (both 10x) at any real body limit, the OpenAPI
+        // The largest of every route's: /diff's (14x a body of at most 4 MiB) at any real body limit, the OpenAPI
         // document's for tiny ones; with the state of a gzip body's decoder.
         let decoder = ContentCoding.decoderBytes
-        #expect(RequestMemory.largest(maxBodyBytes: 1 << 20) == fixed + 10 << 20 + decoder)
+        #expect(RequestMemory.largest(maxBodyBytes: 1 << 20) == fixed + 14 << 20 + decoder)
         #expect(RequestMemory.largest(maxBodyBytes: 0) == fixed + OpenAPIDocument.bytes.count + decoder)
     }
 
