@@ -12,7 +12,7 @@ public enum RequestMemory {
     /// Peak bytes per body byte of a `POST /diff` of more than ``smallBodyBytes``, at most. An answer larger than
     /// twice the body is written while it is sent (``diffStreamingThreshold(bodyBytes:)``), so the worst shapes
     /// are those whose peak is in the parse: a 422 body that is mostly one option of zeros (9.0× from 4.5 MiB to
-    /// 16 MiB; BENCHMARKS.md); every valid shape measured peaks at 6.7× or less there.
+    /// 16 MiB; BENCHMARKS.md); every valid shape measured peaks at 7.3× or less there.
     public static let diffBytesPerBodyByte = 10
     /// Peak bytes per body byte of a `POST /diff` whose body is at most ``smallBodyBytes``: the parse keeps its
     /// buffers for the next request at those sizes and grows its tables as it goes, and a 422 body that is mostly
