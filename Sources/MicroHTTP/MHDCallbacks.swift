@@ -490,7 +490,8 @@ private func send(
     }
     let closing = context.isShuttingDown.load(ordering: .relaxed) || RequestHead.closesAfterAnswer(state.rawHead)
     guard let stream = response.stream else { return queue(response, on: connection, forceClose: closing) }
-    return queue(response, on: connection, forceClose: closing, streamingThrough: startWriter(of: stream, for: state, on: connection, context: context))
+    let pipe = startWriter(of: stream, for: state, on: connection, context: context)
+    return queue(response, on: connection, forceClose: closing, streamingThrough: pipe)
 }
 
 /// Starts the thread that writes `stream` into a new pipe to `connection`, gzipped when ``encode`` chose to;
