@@ -147,7 +147,8 @@ public enum DiffEndpoint {
             writeChanges(of: difference.take()!, in: request, ids: ids, options: options, into: &writer)
         } else {
             difference.take()!.writeMembers(
-                into: &writer, renderings: options.renderings, reportDropped: options.duplicates == .keepFirst, ids: ids)
+                into: &writer, renderings: options.renderings, reportDropped: options.duplicates == .keepFirst,
+                ids: ids)
         }
         if !options.layouts.isEmpty { SectionLayouts.write(pages, cursors: cursors, into: &writer) }
         pages = []
