@@ -56,6 +56,11 @@ public struct ServiceRouter: Sendable {
             problem = Problem(
                 .overloaded,
                 detail: "Every compute thread is busy and \(limit) requests already wait; retry after Retry-After seconds.")
+        case .noThreadForAnswer:
+            problem = Problem(
+                .overloaded,
+                detail: "The server could not start a thread to write the answer while it is sent; retry after "
+                    + "Retry-After seconds.")
         case .shuttingDown:
             problem = Problem(.shuttingDown, detail: "The service is shutting down and took no new work; retry on another replica.")
         }

@@ -34,16 +34,11 @@ final class AnswerPipe: BodyPieceTarget, @unchecked Sendable {
         var readerSuspended = false
         var readerGone = false
         var abandoned = false
-        /// Whether the writer waits for room (``holdWhole()`` lifts it).
-        var bounded = true
         var reserved: Int
     }
 
     /// The most bytes that wait to be sent before the writer waits.
     static let capacity = 4 * BodySink.pieceBytes
-
-    /// What a pipe holds besides the writer's state: the pieces waiting, the writer's piece and a spare.
-    static let bufferBytes = capacity + 2 * BodySink.pieceBytes
 
     private let connection: OpaquePointer
     private let budget: MemoryBudget
@@ -81,12 +76,6 @@ final class AnswerPipe: BodyPieceTarget, @unchecked Sendable {
 
     var isOpen: Bool { state.withLock { !$0.readerGone && !$0.abandoned } }
 
-    /// The writer never waits: for a writer that runs before the reader exists (no thread could be started for
-    /// it), which then queues the whole answer.
-    func holdWhole() {
-        state.withLock { $0.bounded = false }
-    }
-
     /// The writer has returned: queues what gzip still holds, lets the reader see the end, and gives the
     /// reservation back if libmicrohttpd is done too.
     func writerFinished() {
@@ -118,7 +107,7 @@ final class AnswerPipe: BodyPieceTarget, @unchecked Sendable {
         while true {
             let outcome: Bool? = state.withLock { state in
                 if state.readerGone || state.abandoned { return false }
-                if state.bounded && state.queuedBytes >= Self.capacity {
+                if state.queuedBytes >= Self.capacity {
                     state.writerWaiting = true
                     return nil
                 }

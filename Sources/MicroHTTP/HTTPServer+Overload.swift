@@ -8,5 +8,7 @@ extension HTTPServer {
         case computeQueueFull(limit: Int)
         /// The server is stopping; the request was not computed.
         case shuttingDown
+        /// The system would not start the thread that writes a large answer while it is sent (``BodyStream``).
+        case noThreadForAnswer
     }
 }

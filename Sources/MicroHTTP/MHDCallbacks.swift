@@ -490,31 +490,34 @@ private func send(
     }
     let closing = context.isShuttingDown.load(ordering: .relaxed) || RequestHead.closesAfterAnswer(state.rawHead)
     guard let stream = response.stream else { return queue(response, on: connection, forceClose: closing) }
-    let pipe = startWriter(of: stream, for: state, on: connection, context: context)
+    guard let pipe = startWriter(of: stream, for: state, on: connection, context: context) else {
+        // Written here instead, the answer would stop this connection thread and be held whole outside the budget.
+        return queue(context.overloadResponse(.noThreadForAnswer, to: state), on: connection, forceClose: true)
+    }
     return queue(response, on: connection, forceClose: closing, streamingThrough: pipe)
 }
 
 /// Starts the thread that writes `stream` into a new pipe to `connection`, gzipped when ``encode`` chose to;
-/// the request's reservation moves into the pipe. When the system has no thread to give, the answer is
-/// written here, whole, into the pipe.
+/// the request's reservation moves into the pipe. `nil` when the system has no thread to give (the reservation
+/// is then given back).
 private func startWriter(
     of stream: BodyStream, for state: RequestState, on connection: OpaquePointer, context: ServerContext
-) -> AnswerPipe {
+) -> AnswerPipe? {
     let pipe = AnswerPipe(
         connection: connection, budget: context.budget, reserved: state.reserved, registry: context.answerPipes,
         compressor: state.streamCompressor)
     state.reserved = 0
     state.streamCompressor = nil
-    let write: @Sendable () -> Void = {
+    guard let thread = ComputePool.startThread(body: {
+        ComputePool.lowerPriority()
         stream.write(into: BodySink(pipe))
         pipe.writerFinished()
+    }) else {
+        pipe.readerGone()
+        pipe.writerFinished()
+        return nil
     }
-    if let thread = ComputePool.startThread(body: { ComputePool.lowerPriority(); write() }) {
-        pthread_detach(thread)
-    } else {
-        pipe.holdWhole()
-        write()
-    }
+    pthread_detach(thread)
     return pipe
 }
 
