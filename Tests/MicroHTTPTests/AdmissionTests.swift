@@ -71,18 +71,10 @@ private enum DetachedThread {
 }
 
 @Suite struct AdmissionTests {
-    /// One connection thread, one compute thread; bodies of 1 KiB or more are heavy.
-    private func configuration() -> HTTPServer.Configuration {
-        var configuration = HTTPServer.Configuration(threads: 1)
-        configuration.computeThreads = 1
-        configuration.inlineBodyLimit = 1024
-        return configuration
-    }
-
     @Test func smallRequestCompletesWhileLargeOneComputes() throws {
         let gate = Gate()
         let timeline = Timeline()
-        try withServer(configuration(), handler: { request in
+        try withServer(oneThreadEach(), handler: { request in
             if request.path == "/large" {
                 gate.pass()
                 timeline.record("large computed")
@@ -108,7 +100,7 @@ private enum DetachedThread {
 
     @Test func refusedRequestGets503WithRetryAfterAndNextIsServedOnceMemoryFrees() throws {
         let gate = Gate()
-        var configuration = configuration()
+        var configuration = oneThreadEach()
         configuration.memoryBudget = MemoryBudget(capacity: 10_000)
         // The held request needs 6,000 bytes of the 10,000; any other 5,000: the two do not fit together.
         configuration.memoryEstimate = { _, path, _ in path == "/hold" ? 6_000 : 5_000 }
@@ -140,7 +132,7 @@ private enum DetachedThread {
     @Test func waitingRequestIsAdmittedWhenMemoryFrees() throws {
         let gate = Gate()
         let timeline = Timeline()
-        var configuration = configuration()
+        var configuration = oneThreadEach()
         configuration.memoryBudget = MemoryBudget(capacity: 10_000)
         // The held request needs 6,000 bytes, the waiting one 5,000: they do not fit together; a probe needs 100.
         configuration.memoryEstimate = { _, path, _ in path == "/hold" ? 6_000 : path == "/wait" ? 5_000 : 100 }
@@ -175,7 +167,7 @@ private enum DetachedThread {
 
     @Test func fullComputeQueueAnswers503() throws {
         let gate = Gate()
-        var configuration = configuration()
+        var configuration = oneThreadEach()
         configuration.computeQueueLimit = 1
         try withServer(configuration, handler: { request in
             gate.pass()
@@ -197,7 +189,7 @@ private enum DetachedThread {
 
     @Test func shutdownResumesEverySuspendedConnection() throws {
         let gate = Gate()
-        var configuration = configuration()
+        var configuration = oneThreadEach()
         configuration.host = "127.0.0.1"
         configuration.port = 0
         configuration.memoryBudget = MemoryBudget(capacity: 10_000)

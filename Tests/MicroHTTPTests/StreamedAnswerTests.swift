@@ -9,14 +9,6 @@ import TestSupport
 
 /// Answers written while they are sent (``BodyStream``): framing, back-pressure, the client gone, shutdown.
 @Suite struct StreamedAnswerTests {
-    /// One connection thread, one compute thread; bodies of 1 KiB or more are computed on the pool.
-    private func configuration() -> HTTPServer.Configuration {
-        var configuration = HTTPServer.Configuration(threads: 1)
-        configuration.computeThreads = 1
-        configuration.inlineBodyLimit = 1024
-        return configuration
-    }
-
     /// A response whose body is `pieces`, handed over one by one, after `pause` (if any) before each.
     private static func streamed(_ pieces: [[UInt8]], pause: (@Sendable (Int) -> Void)? = nil) -> HTTPResponse {
         HTTPResponse(
@@ -62,7 +54,7 @@ import TestSupport
             let pausing = Bool.random(using: &random)
             let heavy = Bool.random(using: &random)
             let gzip = seed % 3 == 0
-            var configuration = configuration()
+            var configuration = oneThreadEach()
             if gzip { configuration.compressionLevel = 6 }
             let expected = pieces.flatMap { $0 }
             var pause: (@Sendable (Int) -> Void)?
@@ -96,7 +88,7 @@ import TestSupport
     /// An HTTP/1.0 client gets the body without a length, ended by the connection's close (RFC 9112 §6.3).
     @Test func http10ClientGetsABodyEndedByClose() throws {
         let pieces = [[UInt8](repeating: 7, count: 100_000), Array("end".utf8)]
-        try withServer(configuration(), handler: { _ in Self.streamed(pieces) }) { _, port in
+        try withServer(oneThreadEach(), handler: { _ in Self.streamed(pieces) }) { _, port in
             let client = try TestClient(port: port)
             try client.send("POST /stream HTTP/1.0\r\nHost: x\r\nContent-Length: 0\r\n\r\n")
             let bytes = try client.readUntilClose()
@@ -117,7 +109,7 @@ import TestSupport
     @Test func writerWaitsForASlowReader() throws {
         let produced = Atomic<Int>(0)
         let total = 256, size = 256 * 1024  // 64 MiB
-        var configuration = configuration()
+        var configuration = oneThreadEach()
         configuration.memoryEstimate = { _, _, _ in 1_000_000 }
         configuration.sendTimeout = .seconds(300)  // however slow the machine, the stall is seen before a cut
         try withServer(configuration, handler: { _ in
@@ -152,7 +144,7 @@ import TestSupport
     /// A client that leaves mid-answer: the writer's pieces drop, it returns, and the reservation comes back.
     @Test func clientGoneEndsTheWriterAndFreesItsMemory() throws {
         let finished = Atomic<Bool>(false)
-        var configuration = configuration()
+        var configuration = oneThreadEach()
         configuration.memoryEstimate = { _, _, _ in 1_000_000 }
         let stream = Self.counted(pieces: 256, size: 256 * 1024)
         try withServer(configuration, handler: { _ in
@@ -179,7 +171,7 @@ import TestSupport
     @Test func probeIsAnsweredWhileAStreamWaitsForItsWriter() throws {
         let gate = Gate()
         let timeline = Timeline()
-        try withServer(configuration(), handler: { request in
+        try withServer(oneThreadEach(), handler: { request in
             guard request.path == "/stream" else { return echo(request) }
             return Self.streamed([Array("first".utf8), Array("second".utf8)]) { index in
                 if index == 1 {
@@ -203,7 +195,7 @@ import TestSupport
     /// suspended, no writer touches it afterwards), the writer returns, and the budget is whole again.
     @Test func shutdownEndsAnAnswerTheClientDoesNotRead() throws {
         let finished = Atomic<Bool>(false)
-        var configuration = configuration()
+        var configuration = oneThreadEach()
         configuration.host = "127.0.0.1"
         configuration.port = 0
         configuration.memoryEstimate = { _, _, _ in 1_000_000 }

@@ -34,6 +34,14 @@ func withServer<Result>(
     return try body(server, server.port!)
 }
 
+/// One connection thread, one compute thread; bodies of 1 KiB or more are computed on the pool.
+func oneThreadEach() -> HTTPServer.Configuration {
+    var configuration = HTTPServer.Configuration(threads: 1)
+    configuration.computeThreads = 1
+    configuration.inlineBodyLimit = 1024
+    return configuration
+}
+
 /// Echoes the body and reports what the server parsed in `x-` headers.
 @Sendable
 func echo(_ request: HTTPRequest) -> HTTPResponse {
