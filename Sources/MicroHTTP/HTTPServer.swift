@@ -126,15 +126,16 @@ public final class HTTPServer: Sendable {
         }
     }
 
-    /// Whether ``shutdown(grace:)`` has begun (a readiness probe should then fail).
+    /// Whether ``shutdown(grace:)`` has begun: set once the listening socket is closed (a readiness probe
+    /// should then fail).
     public var isShuttingDown: Bool {
         context.isShuttingDown.load(ordering: .relaxed)
     }
 
     /// Stops gracefully and blocks until the daemon has stopped.
     ///
-    /// Stops accepting (closing the listening socket at once, so new connections are refused), answers every
-    /// response meanwhile with `Connection: close`, waits until no connection is left or no request has been in
+    /// Stops accepting (closing the listening socket at once, so new connections are refused; those it had
+    /// already queued are served, not reset), answers every response from then on with `Connection: close`, waits until no connection is left or no request has been in
     /// flight for 500 ms, for at most `grace`, then closes the sending side of every connection left (a FIN: its
     /// client sees the end before it sends more), waits up to 500 ms for the clients to close, and stops the
     /// worker threads. A handler still running when `grace` ends is waited
@@ -148,7 +149,6 @@ public final class HTTPServer: Sendable {
     /// - Parameter grace: The longest wait for in-flight requests; `nil` uses
     ///   ``Configuration/shutdownGracePeriod``.
     public func shutdown(grace: Duration? = nil) {
-        context.isShuttingDown.store(true, ordering: .relaxed)
         let daemon: DaemonHandle? = lifecycle.withLock { state in
             switch state {
             case .running(let daemon, let port):
@@ -162,12 +162,15 @@ public final class HTTPServer: Sendable {
             }
         }
         guard let daemon else {
+            context.isShuttingDown.store(true, ordering: .relaxed)
             context.pool.close()
             return
         }
 
-        let listener = MHD_quiesce_daemon(daemon.pointer)
-        if listener >= 0 { close(listener) }
+        // Only once nothing can connect do answers say `Connection: close`: a client told so earlier would
+        // reconnect into the listening socket's queue just before it closes, and be reset.
+        stopListening(daemon)
+        context.isShuttingDown.store(true, ordering: .relaxed)
 
         // Done when no connection is left, or when no request has been in flight for a settle
         // period: a worker that was busy in the handler may still have unparsed requests of its
@@ -212,6 +215,37 @@ public final class HTTPServer: Sendable {
         context.janitor.stop()  // after the lingering sockets are drained
         Unmanaged.passUnretained(context).release()  // balances passRetained in start()
         lifecycle.withLock { $0 = .stopped }
+    }
+
+    /// Stops accepting and closes the listening socket, handing the connections its queue already holds to the
+    /// daemon first.
+    ///
+    /// A connection in that queue is established for its client, which may have sent a request; closing the
+    /// socket would reset it. Handed over, it is served like any other (answered `Connection: close`). A
+    /// connection that completes in the instant between the last `accept` and `close` is still reset by the
+    /// kernel; one that arrives after is refused.
+    private func stopListening(_ daemon: DaemonHandle) {
+        let listener = MHD_quiesce_daemon(daemon.pointer)
+        guard listener >= 0 else { return }
+        _ = fcntl(listener, F_SETFL, fcntl(listener, F_GETFL) | O_NONBLOCK)
+        while true {
+            var address = sockaddr_storage()
+            var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+            let client = withUnsafeMutablePointer(to: &address) { storage in
+                storage.withMemoryRebound(to: sockaddr.self, capacity: 1) { accept(listener, $0, &length) }
+            }
+            if client < 0 {
+                if errno == EINTR || errno == ECONNABORTED { continue }
+                break  // EAGAIN: the queue is empty
+            }
+            // On failure libmicrohttpd has closed the socket (at its connection limit, say).
+            _ = withUnsafePointer(to: &address) { storage in
+                storage.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    MHD_add_connection(daemon.pointer, client, $0, length)
+                }
+            }
+        }
+        close(listener)
     }
 
     /// Closes the sending side of every connection between requests (a FIN): its client sees the end before

@@ -36,40 +36,6 @@ final class Timeline: Sendable {
 /// A heavy request: its body reaches the inline limit the tests set, so it is computed on a compute thread.
 private let heavyBody = [UInt8](repeating: UInt8(ascii: "x"), count: 2048)
 
-/// Runs `body` on its own thread and returns a way to wait for its result.
-private func inBackground<Value: Sendable>(_ body: @escaping @Sendable () throws -> Value) -> @Sendable () throws -> Value {
-    let result = Mutex<Result<Value, any Error>?>(nil)
-    let done = DispatchSemaphore(value: 0)
-    DetachedThread.start {
-        let outcome = Result { try body() }
-        result.withLock { $0 = outcome }
-        done.signal()
-    }
-    return {
-        done.wait()
-        return try result.withLock { $0! }.get()
-    }
-}
-
-/// A minimal detached thread for tests (Foundation's Thread is not imported here).
-private enum DetachedThread {
-    final class Start {
-        let body: @Sendable () -> Void
-        init(_ body: @escaping @Sendable () -> Void) { self.body = body }
-    }
-
-    static func start(_ body: @escaping @Sendable () -> Void) {
-        var thread = pthread_t()
-        let argument = Unmanaged.passRetained(Start(body)).toOpaque()
-        let result = pthread_create(&thread, nil, { raw in
-            Unmanaged<Start>.fromOpaque(raw!).takeRetainedValue().body()
-            return nil
-        }, argument)
-        precondition(result == 0, "pthread_create failed")
-        pthread_detach(thread)
-    }
-}
-
 @Suite struct AdmissionTests {
     @Test func smallRequestCompletesWhileLargeOneComputes() throws {
         let gate = Gate()

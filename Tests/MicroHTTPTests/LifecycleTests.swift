@@ -44,6 +44,40 @@ import TestSupport
         box.server = nil
     }
 
+    @Test func connectionQueuedAtShutdownIsAnsweredNotReset() throws {
+        // One connection thread, held in the handler: a second client's connection completes in the kernel's
+        // accept queue and its request waits there. Closing the listening socket would reset it (the client
+        // sent a request and gets a reset, not an answer); shutdown hands it to the server first.
+        let gate = Gate()
+        let server = HTTPServer(configuration: .init(host: "127.0.0.1", port: 0, threads: 1)) { request in
+            if request.path == "/hold" { gate.pass() }
+            return echo(request)
+        }
+        try server.start()
+        let port = server.port!
+        let holding = try TestClient(port: port, timeout: 60)
+        try holding.send("GET /hold HTTP/1.1\r\nHost: t\r\n\r\n")
+        #expect(eventually(within: 60) { gate.arrived == 1 })
+        let queued = try TestClient(port: port, timeout: 60)
+        try queued.send("GET /queued HTTP/1.1\r\nHost: t\r\n\r\n")
+
+        let stopped = inBackground { server.shutdown(grace: .seconds(60)) }
+        // Once shutdown has begun the listening socket is closed (answers carry `Connection: close` only from
+        // then on, so no client reconnects into a queue about to be reset).
+        #expect(eventually(within: 60) { server.isShuttingDown })
+        #expect(throws: TestClient.Failure.connect(errno: ECONNREFUSED)) { try TestClient(port: port) }
+        gate.open()
+
+        let held = try holding.readResponse()
+        #expect(held.status == 200)
+        #expect(held.header("Connection") == "close")
+        let answer = try queued.readResponse()
+        #expect(answer.status == 200)
+        #expect(answer.header("X-Path") == "/queued")
+        #expect(answer.header("Connection") == "close")
+        try stopped()
+    }
+
     @Test func shutdownGivesUpAfterGracePeriod() throws {
         let server = HTTPServer(configuration: .init(port: 0)) { request in
             usleep(2_000_000)

@@ -1,5 +1,6 @@
 @testable import MicroHTTP
 import Synchronization
+import Dispatch
 import Glibc
 
 /// A thread-safe counter a handler can bump.
@@ -67,4 +68,38 @@ func eventually(within seconds: Double = 3, _ condition: () -> Bool) -> Bool {
         usleep(10_000)
     }
     return condition()
+}
+
+/// Runs `body` on its own thread and returns a way to wait for its result.
+func inBackground<Value: Sendable>(_ body: @escaping @Sendable () throws -> Value) -> @Sendable () throws -> Value {
+    let result = Mutex<Result<Value, any Error>?>(nil)
+    let done = DispatchSemaphore(value: 0)
+    DetachedThread.start {
+        let outcome = Result { try body() }
+        result.withLock { $0 = outcome }
+        done.signal()
+    }
+    return {
+        done.wait()
+        return try result.withLock { $0! }.get()
+    }
+}
+
+/// A minimal detached thread for tests (Foundation's Thread is not imported here).
+enum DetachedThread {
+    final class Start {
+        let body: @Sendable () -> Void
+        init(_ body: @escaping @Sendable () -> Void) { self.body = body }
+    }
+
+    static func start(_ body: @escaping @Sendable () -> Void) {
+        var thread = pthread_t()
+        let argument = Unmanaged.passRetained(Start(body)).toOpaque()
+        let result = pthread_create(&thread, nil, { raw in
+            Unmanaged<Start>.fromOpaque(raw!).takeRetainedValue().body()
+            return nil
+        }, argument)
+        precondition(result == 0, "pthread_create failed")
+        pthread_detach(thread)
+    }
 }
