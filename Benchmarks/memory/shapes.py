@@ -346,6 +346,18 @@ def gen_diff_dense_options(n):
     return body.encode(), {"items": 0, "sections": 0, "values": n}
 
 
+def gen_layout_dense_items(n):
+    """/layout whose items are n zeros (422: an item must be an object; the first 1,000 listed)."""
+    body = '{"settings":{"containerWidth":1024},"items":[%s]}' % ",".join("0" for _ in range(n))
+    return body.encode(), {"items": n, "sections": 0, "values": n + 1}
+
+
+def gen_diff_dense_layouts(n):
+    """/diff whose options.layouts is n zeros (422: a layout must be an object)."""
+    body = '{"old":{"items":[]},"new":{"items":[]},"options":{"layouts":[%s]}}' % ",".join("0" for _ in range(n))
+    return body.encode(), {"items": 0, "sections": 0, "values": n}
+
+
 def gen_diff_empty_items(n):
     """/diff whose old snapshot is n empty items `{}` (422: no ids): the most item objects a body can hold."""
     body = '{"old":{"items":[%s]},"new":{"items":[]}}' % ",".join("{}" for _ in range(n))
@@ -390,6 +402,8 @@ SHAPES = {
     "layout-invalid-items": ("/layout", gen_layout_invalid, True),
     "layout-dense-values": ("/layout", gen_layout_dense_values, True),
     "diff-dense-options": ("/diff", gen_diff_dense_options, True),
+    "layout-dense-items": ("/layout", gen_layout_dense_items, True),
+    "diff-dense-layouts": ("/diff", gen_diff_dense_layouts, True),
     "diff-empty-items": ("/diff", gen_diff_empty_items, True),
     "diff-empty-sections": ("/diff", gen_diff_empty_sections, True),
 }

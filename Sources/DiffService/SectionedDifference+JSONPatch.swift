@@ -139,7 +139,7 @@ extension JSONWriter {
     }
 
     /// Writes one operation per changed member of the object at `pointer`.
-    fileprivate mutating func patchMembers(_ changes: [MemberChange], of pointer: String) {
+    fileprivate mutating func patchMembers(_ changes: ArraySlice<MemberChange>, of pointer: String) {
         for change in changes {
             let path = PatchPointer.member(change.name, of: pointer)
             switch change.kind {

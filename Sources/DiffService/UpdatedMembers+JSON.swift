@@ -7,23 +7,23 @@ extension UpdatedMembers {
         writer.beginObject()
         writer.key(.sections)
         writer.beginArray()
-        for (index, changes) in sections {
+        for entry in sections {
             writer.inline { writer in
                 writer.beginObject()
-                writer.member(.section, index)
-                writer.writeNames(changes)
+                writer.member(.section, Int(entry.position))
+                writer.writeNames(changes(of: entry))
                 writer.endObject()
             }
         }
         writer.endArray()
         writer.key(.elements)
         writer.beginArray()
-        for (path, changes) in elements {
+        for entry in elements {
             writer.inline { writer in
                 writer.beginObject()
                 writer.key(.path)
-                writer.pair(path.section, path.element)
-                writer.writeNames(changes)
+                writer.pair(entry.position.section, entry.position.element)
+                writer.writeNames(changes(of: entry))
                 writer.endObject()
             }
         }
@@ -34,7 +34,7 @@ extension UpdatedMembers {
 
 extension JSONWriter {
     /// Writes `"members": [names]` on one line.
-    fileprivate mutating func writeNames(_ changes: [MemberChange]) {
+    fileprivate mutating func writeNames(_ changes: ArraySlice<MemberChange>) {
         key(.members)
         inline { writer in
             writer.beginArray()

@@ -45,12 +45,34 @@ extension SectionedDifference {
     /// - Parameter body: Called once per update, `counts.elementUpdated + counts.sectionUpdated` times in all.
     /// - Complexity: O(n + m).
     public func forEachSequentialUpdate(_ body: (SequentialChange) -> Void) {
-        let m = matching
-        for element in 0..<m.targetElementCount where elementUpdated[element] {
-            body(.updateElement(targetPath(element)))
+        forEachUpdate { target, _ in
+            body(.updateSection(target))
+        } element: { target, _ in
+            body(.updateElement(target))
         }
-        for (section, source) in m.targetSectionSource.enumerated() where source.index != nil && m.sectionChanged[section] {
-            body(.updateSection(section))
+    }
+
+    /// Calls `element` with each updated element and `section` with each updated section, in the order of
+    /// ``forEachSequentialUpdate(_:)`` (elements first), with the position of the old version each replaces:
+    /// the source element or section with the same id.
+    ///
+    /// - Parameters:
+    ///   - section: Called with an updated section's index in the target and its source section's index.
+    ///   - element: Called with an updated element's path in the target (its final position, as
+    ///     ``SequentialChange/updateElement(_:)`` gives it) and its source element's path in the source.
+    /// - Complexity: O(n + m).
+    public func forEachUpdate(
+        section: (_ target: Int, _ source: Int) -> Void,
+        element: (_ target: ElementPath, _ source: ElementPath) -> Void
+    ) {
+        let m = matching
+        for flat in 0..<m.targetElementCount where elementUpdated[flat] {
+            // An updated element has a source: it is matched, and its content changed.
+            element(targetPath(flat), sourcePath(m.targetElementSource[flat].present))
+        }
+        for (target, source) in m.targetSectionSource.enumerated() where m.sectionChanged[target] {
+            guard let source = source.index else { continue }
+            section(target, source)
         }
     }
 

@@ -30,8 +30,20 @@ public struct Snapshot: Hashable, Sendable {
     /// - Precondition: The request asks for a JSON Patch or the changed members (the parse keeps where sections
     ///   lie only then).
     public var sectionTexts: [JSONText]? {
+        guard text != nil, !isBareItemList else { return nil }
+        return sections.indices.map { sectionText($0)! }
+    }
+
+    /// The section at `index` as the client wrote it (its whole object, `items` included), when the snapshot was
+    /// read from a `/diff` body as `{"sections": [...]}`; `nil` otherwise.
+    ///
+    /// - Precondition: `index` is a section's, and the request asks for a JSON Patch or the changed members (the
+    ///   parse keeps where sections lie only then).
+    /// - Complexity: O(1).
+    public func sectionText(_ index: Int) -> JSONText? {
         guard let text, !isBareItemList else { return nil }
-        return (firstSection ..< firstSection + sections.count).map { JSONText(text: text, range: text.section($0)) }
+        precondition(index >= 0 && index < sections.count, "section index out of range")
+        return JSONText(text: text, range: text.section(firstSection + index))
     }
 
     /// Whether the snapshot was written in the bare `{"items": [...]}` form.

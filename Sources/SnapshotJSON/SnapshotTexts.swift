@@ -49,7 +49,7 @@ public struct SnapshotTexts: Sendable {
     }
 
     /// The section at `index` as the client wrote it (its whole object, `items` included), as
-    /// ``Snapshot/sectionTexts`` gives it.
+    /// ``Snapshot/sectionText(_:)`` gives it.
     ///
     /// - Precondition: The snapshot was read as `{"sections": [...]}` from a request that asks for a JSON Patch or
     ///   the changed members (the parse keeps where sections lie only then).
