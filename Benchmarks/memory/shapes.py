@@ -358,6 +358,21 @@ def gen_diff_dense_layouts(n):
     return body.encode(), {"items": 0, "sections": 0, "values": n}
 
 
+def gen_layout_item_array(n):
+    """/layout of one item that carries an array of n zeros besides its size (200: members a layout does not read)."""
+    body = ('{"settings":{"containerWidth":375,"columns":2},"items":[{"id":1,"aspectRatio":1,"tags":[%s]}]}'
+            % ",".join("0" for _ in range(n)))
+    return body.encode(), {"items": 1, "sections": 0, "values": n + 8}
+
+
+def gen_diff_layout_item_array(n):
+    """/diff with a layout of its section, whose one new item carries an array of n zeros (200)."""
+    body = ('{"old":{"items":[]},"new":{"items":[{"id":1,"aspectRatio":1,"tags":[%s]}]},'
+            '"options":{"layouts":[{"section":null,"settings":{"containerWidth":375,"columns":2}}]}}'
+            % ",".join("0" for _ in range(n)))
+    return body.encode(), {"items": 1, "sections": 1, "values": n + 10}
+
+
 def gen_diff_empty_items(n):
     """/diff whose old snapshot is n empty items `{}` (422: no ids): the most item objects a body can hold."""
     body = '{"old":{"items":[%s]},"new":{"items":[]}}' % ",".join("{}" for _ in range(n))
@@ -404,6 +419,8 @@ SHAPES = {
     "diff-dense-options": ("/diff", gen_diff_dense_options, True),
     "layout-dense-items": ("/layout", gen_layout_dense_items, True),
     "diff-dense-layouts": ("/diff", gen_diff_dense_layouts, True),
+    "layout-item-array": ("/layout", gen_layout_item_array, True),
+    "diff-layout-item-array": ("/diff", gen_diff_layout_item_array, True),
     "diff-empty-items": ("/diff", gen_diff_empty_items, True),
     "diff-empty-sections": ("/diff", gen_diff_empty_sections, True),
 }

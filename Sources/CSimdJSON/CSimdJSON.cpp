@@ -1084,12 +1084,22 @@ struct CSimdJSON_Parser {
         values.push_back({uint32_t(offset), uint32_t(length)});
     }
 
-    /// Appends `value` and its descendants, validating them as `check` does.
-    void addValue(ondemand::value &value) {
+    /// The deepest containers CSimdJSON_ParseTree lists the members or elements of (the root is depth 0).
+    size_t listedDepth = SIZE_MAX;
+
+    /// Appends `value`, at nesting depth `depth`, and its descendants, validating them as `check` does; a
+    /// container deeper than `listedDepth` is validated and listed alone, unlisted (`extra` is its own index).
+    void addValue(ondemand::value &value, size_t depth) {
         std::string_view raw = value.raw_json_token();  // from the value's first byte; does not advance
         int64_t offset = offsetOf(raw.data());
         size_t index = values.size();
-        switch (typeOf(value)) {
+        ondemand::json_type type = typeOf(value);
+        if ((type == ondemand::json_type::object || type == ondemand::json_type::array) && depth > listedDepth) {
+            values.push_back({uint32_t(offset), uint32_t(index)});  // before its violations: they follow its place
+            check(value);
+            return;
+        }
+        switch (type) {
         case ondemand::json_type::object: {
             values.push_back({uint32_t(offset), 0});
             size_t base = keys.size();
@@ -1098,7 +1108,7 @@ struct CSimdJSON_Parser {
                 // Without escapes the name is its text between the quotes; with escapes the text's length is not
                 // kept (the record marks its unescaped bytes instead).
                 addText(keyOffset, key.size() + 2, key);
-                addValue(member);
+                addValue(member, depth + 1);
             });
             reportRepeatedKeys(base);
             values[index].extra = uint32_t(values.size());
@@ -1106,7 +1116,7 @@ struct CSimdJSON_Parser {
         }
         case ondemand::json_type::array:
             values.push_back({uint32_t(offset), 0});
-            forEachElement(value, [&](ondemand::value &element) { addValue(element); });
+            forEachElement(value, [&](ondemand::value &element) { addValue(element, depth + 1); });
             values[index].extra = uint32_t(values.size());
             break;
         case ondemand::json_type::string:
@@ -1132,8 +1142,9 @@ struct CSimdJSON_Parser {
     }
 
     /// CSimdJSON_ParseTree.
-    void parseTree(const uint8_t *bytes, size_t offset, size_t length, size_t capacity) {
+    void parseTree(const uint8_t *bytes, size_t offset, size_t length, size_t capacity, size_t depth) {
         reset();
+        listedDepth = depth;
         // A large input's tables are reserved once for the most values it can hold (about one per two bytes):
         // growing them by doubling would hold the old and the new copy at once (pages never written cost no
         // memory).
@@ -1146,7 +1157,7 @@ struct CSimdJSON_Parser {
             if (type == ondemand::json_type::object || type == ondemand::json_type::array) {
                 ondemand::value root;
                 if (error_code error = document.get_value().get(root)) { failOn(error, CSimdJSON_SyntaxValue); }
-                addValue(root);
+                addValue(root, 0);
                 requireEnd();
                 return;
             }
@@ -1473,8 +1484,8 @@ const CSimdJSON_Result *CSimdJSON_Parse(CSimdJSON_Parser *parser, const uint8_t 
 }
 
 const CSimdJSON_Result *CSimdJSON_ParseTree(CSimdJSON_Parser *parser, const uint8_t *bytes, size_t offset,
-                                            size_t length, size_t capacity) {
-    parser->parseTree(bytes, offset, length, capacity);
+                                            size_t length, size_t capacity, size_t listedDepth) {
+    parser->parseTree(bytes, offset, length, capacity, listedDepth);
     return &parser->result;
 }
 

@@ -50,7 +50,9 @@ public enum LayoutEndpoint {
 
     /// Parses and decodes a body; field errors and values out of range are left in the input.
     private static func decode(_ body: [UInt8]) throws(RequestError) -> Input {
-        let document = try parseJSONDocument(body)
+        // Read: the root's members, the settings and their objects, the items and their members; nothing deeper.
+        let document = try parseJSONDocument(
+            body, depth: max(1 + WaterfallSettings.decodedDepth, 2 + WaterfallItem.decodedDepth))
         var input = Input()
         var root = document.root
         var hasSettings = false

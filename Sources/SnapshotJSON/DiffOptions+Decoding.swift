@@ -1,6 +1,10 @@
 import ListDiff
 
 extension DiffOptions {
+    /// How deep ``init(decoding:errors:layouts:)`` and the layouts it hands over read: the options object, its
+    /// `renderings` array and its `layouts` (``SectionLayoutRequest/decodeList(_:errors:)``).
+    static let decodedDepth = 1 + SectionLayoutRequest.listDecodedDepth
+
     /// Decodes an `"options"` value, recording one error per problem (the first ``FieldErrors/listedLimit`` kept,
     /// all counted: an option of millions of bad values costs a counter).
     ///

@@ -1,4 +1,4 @@
-/// A `/layout` body read by ``parseJSONDocument(_:)``: its root object, and its `"items"`.
+/// A `/layout` body read by ``parseJSONDocument(_:depth:)``: its root object, and its `"items"`.
 public struct JSONDocument: Sendable {
     /// One element of `"items"`: its id, and a reader at its object (`"id"` included).
     public struct Item: Sendable {

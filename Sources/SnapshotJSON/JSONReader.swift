@@ -39,6 +39,10 @@ public struct JSONReader: Sendable {
     /// Whether the value is a number whose exponent is beyond the request limit (a violation of its own).
     var isOutOfRange: Bool { numberValue?.isOutOfRange ?? false }
 
+    /// Whether the value's members or elements can be read: `false` for a container deeper than the reader was
+    /// made to enter (``JSONText/reader(depth:)``), whose kind and place alone are known.
+    public var isListed: Bool { tree.isListed(position) }
+
     /// Moves past the value at the reading position.
     public mutating func skip() {
         position = tree.next(after: position)
@@ -134,6 +138,7 @@ public struct JSONReader: Sendable {
     /// - Complexity: O(*n*) in the elements, besides what `body` does.
     public mutating func elements(_ body: (inout JSONReader, Int) -> Void) {
         precondition(kind == .array)
+        precondition(isListed, "an array deeper than the reader enters")
         let end = tree.next(after: position)
         var element = position + 1
         var index = 0
@@ -153,6 +158,7 @@ public struct JSONReader: Sendable {
     /// - Complexity: O(*n*) in the members' names, besides what `body` does.
     public mutating func members(_ body: (inout JSONReader, String) -> Void) {
         precondition(kind == .object)
+        precondition(isListed, "an object deeper than the reader enters")
         let end = tree.next(after: position)
         var name = position + 1
         while name < end {

@@ -8,10 +8,11 @@ public struct JSONText: Sendable {
     /// The value's bytes, exactly as sent (sharing the body's storage).
     public var bytes: ArraySlice<UInt8> { text.slice(range) }
 
-    /// A reader at the value.
+    /// A reader at the value that enters containers down to `depth` (the value is depth 0; deeper ones it sees,
+    /// but cannot enter: they are validated, not listed, so they cost no memory; see ``JSONReader/isListed``).
     ///
     /// - Complexity: O(*n*) in the value's length (it is parsed again).
-    public var reader: JSONReader { JSONReader(text.tree(range)) }
+    public func reader(depth: Int) -> JSONReader { JSONReader(text.tree(range, listedDepth: depth)) }
 
     /// The members of the object, or the elements of the array, in the order written; the members named in
     /// `uncanonical` without their encoding.

@@ -19,7 +19,8 @@ final class JSONTree: @unchecked Sendable {
     struct Node {
         /// The first byte of its text, relative to the text parsed (which tells its kind).
         var offset: UInt32
-        /// A container: the index of the node after its last descendant. A number: its text's length. A string
+        /// A container: the index of the node after its last descendant, or its own index when it is not listed
+        /// (deeper than the parse listed; see ``JSONTree/isListed(_:)``). A number: its text's length. A string
         /// or name written without escapes: its text's length, quotes included; with escapes, `UInt32.max - i`,
         /// where `i` indexes ``JSONTree/escaped`` (see ``JSONTree/escapedSlot(_:)``). `true`, `false`, `null`: 0.
         var extra: UInt32
@@ -95,8 +96,14 @@ final class JSONTree: @unchecked Sendable {
     @inline(__always)
     func next(after index: Int) -> Int {
         let first = firstByte(index)
-        return first == UInt8(ascii: "{") || first == UInt8(ascii: "[") ? Int(nodes[index].extra) : index + 1
+        guard first == UInt8(ascii: "{") || first == UInt8(ascii: "[") else { return index + 1 }
+        return max(Int(nodes[index].extra), index + 1)  // (an unlisted container's extra is its own index)
     }
+
+    /// Whether the container at `index` has its members or elements listed: `false` for one deeper than the
+    /// parse listed (validated, then left out).
+    @inline(__always)
+    func isListed(_ index: Int) -> Bool { Int(nodes[index].extra) != index }
 
     /// The index in ``escaped`` of the string or name at `index`, or `nil` when it was written without escapes.
     func escapedSlot(_ index: Int) -> Int? {

@@ -5,9 +5,12 @@ enum RequestReader {
         try withPaddedBody(body) { padded, parser in parser.readRequest(padded, body: body) }
     }
 
-    /// Reads a whole body into a tree of its values, with the violations of the rules every value follows.
-    static func readTree(_ body: [UInt8]) throws(RequestError) -> TreeReading {
-        try withPaddedBody(body) { padded, parser in parser.readTree(padded, 0 ..< padded.count, body: body) }
+    /// Reads a whole body into a tree of its values (those within `listedDepth`, see
+    /// ``SimdJSONParser/readTree(_:_:body:listedDepth:)``), with the violations of the rules every value follows.
+    static func readTree(_ body: [UInt8], listedDepth: Int = .max) throws(RequestError) -> TreeReading {
+        try withPaddedBody(body) { padded, parser in
+            parser.readTree(padded, 0 ..< padded.count, body: body, listedDepth: listedDepth)
+        }
     }
 
     /// Calls `read` with the body, followed by the padding simdjson may read as spare capacity (copying the

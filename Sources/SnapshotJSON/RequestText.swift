@@ -98,10 +98,10 @@ final class RequestText: Sendable {
         return bytes[offset ..< offset + count]
     }
 
-    /// The tree of the value whose text is `range`.
-    func tree(_ range: Range<Int>) -> JSONTree {
+    /// The tree of the value whose text is `range`, listed to `listedDepth` (see ``JSONReader/isListed``).
+    func tree(_ range: Range<Int>, listedDepth: Int) -> JSONTree {
         precondition(range.lowerBound >= 0 && range.upperBound <= bytes.count, "range outside the body")
-        return SimdJSONParser.withBorrowed { $0.validTree(bytes, range) }
+        return SimdJSONParser.withBorrowed { $0.validTree(bytes, range, listedDepth: listedDepth) }
     }
 
     /// The members of the object, or the elements of the array, whose text is at `offset ..< offset + count`.

@@ -1,6 +1,9 @@
 import Waterfall
 
 extension SectionLayoutRequest {
+    /// How deep ``decodeList(_:errors:)`` reads: the array, its entries, their settings and what those read.
+    static let listDecodedDepth = 2 + WaterfallSettings.decodedDepth
+
     /// Decodes the value of `options.layouts`: an array of entries, each with a distinct section.
     ///
     /// - Parameters:

@@ -19,7 +19,9 @@ extension SimdJSONParser {
             if result.hasOptions != 0 {
                 // Another parser: this one's result is still being read.
                 let start = Int(result.optionsOffset)
-                let tree = SimdJSONParser.withBorrowed { $0.validTree(padded, start ..< start + Int(result.optionsLength)) }
+                let tree = SimdJSONParser.withBorrowed {
+                    $0.validTree(padded, start ..< start + Int(result.optionsLength), listedDepth: DiffOptions.decodedDepth)
+                }
                 var errors = FieldErrors()
                 options = DiffOptions(decoding: JSONReader(tree), errors: &errors, layouts: &layouts)
                 violations += errors.errors
@@ -51,10 +53,15 @@ extension SimdJSONParser {
     /// Reads `padded[range]` (the whole body, or a value of it; the array holds its padding as spare capacity)
     /// into a tree of its values, validated as a request is, with the violations of the rules every value of a
     /// request follows (no repeated member names, exponents in range), each with its place among the tree's
-    /// nodes; or the error. `body` is the whole body as the client sent it, for locating errors.
-    func readTree(_ padded: [UInt8], _ range: Range<Int>, body: [UInt8]) -> Result<TreeReading, RequestError> {
+    /// nodes; or the error. `body` is the whole body as the client sent it, for locating errors. Containers deeper
+    /// than `listedDepth` (the value read is depth 0) are validated, not listed: a reader cannot enter them
+    /// (``JSONReader/isListed``).
+    func readTree(
+        _ padded: [UInt8], _ range: Range<Int>, body: [UInt8], listedDepth: Int
+    ) -> Result<TreeReading, RequestError> {
         padded.withUnsafeBufferPointer { buffer in
-            let result = CSimdJSON_ParseTree(pointer, buffer.baseAddress, range.lowerBound, range.count, padded.capacity).pointee
+            let result = CSimdJSON_ParseTree(
+                pointer, buffer.baseAddress, range.lowerBound, range.count, padded.capacity, listedDepth).pointee
             if let failure = failure(of: result, body: body) { return .failure(failure) }
             let violations = (0 ..< result.violationCount).map {
                 (violation(result.violations[$0], text: result), place: Int(result.violations[$0].valueIndex))
@@ -143,9 +150,9 @@ extension SimdJSONParser {
     /// The bytes of one tree node (CSimdJSON_Value's stride).
     static var treeNodeBytes: Int { MemoryLayout<CSimdJSON_Value>.stride }
 
-    /// The tree of a value that a parse of the same bytes validated (see ``readTree(_:_:body:)``).
-    func validTree(_ padded: [UInt8], _ range: Range<Int>) -> JSONTree {
-        switch readTree(padded, range, body: padded) {
+    /// The tree of a value that a parse of the same bytes validated (see ``readTree(_:_:body:listedDepth:)``).
+    func validTree(_ padded: [UInt8], _ range: Range<Int>, listedDepth: Int) -> JSONTree {
+        switch readTree(padded, range, body: padded, listedDepth: listedDepth) {
         case .success(let reading): return reading.tree
         case .failure(let error): fatalError("a validated value of \(range.count) bytes did not parse again: \(error)")
         }

@@ -13,6 +13,8 @@ import TestSupport
         case number(negative: Bool, digits: String, exponent: Int)
         case array([Value])
         case object([(String, Value)])
+        /// A container the reader was not made to enter: its kind only.
+        case unlisted(array: Bool)
 
         static func == (lhs: Value, rhs: Value) -> Bool {
             switch (lhs, rhs) {
@@ -21,6 +23,7 @@ import TestSupport
             case let (.string(a), .string(b)): Array(a.utf8) == Array(b.utf8)
             case let (.number(an, ad, ae), .number(bn, bd, be)): ad.isEmpty ? bd.isEmpty : (an, ad, ae) == (bn, bd, be)
             case let (.array(a), .array(b)): a == b
+            case let (.unlisted(a), .unlisted(b)): a == b
             case let (.object(a), .object(b)):
                 a.count == b.count && zip(a, b).allSatisfy { Array($0.0.utf8) == Array($1.0.utf8) && $0.1 == $1.1 }
             default: false
@@ -36,6 +39,52 @@ import TestSupport
         Self.write(value, into: &text, &random)
         let document = try parseJSONDocument(Array(text.utf8))
         #expect(Self.read(document.root) == value, "seed \(seed): \(text)")
+    }
+
+    /// A document listed to a random depth: a reader gives back every value within it exactly, and sees the
+    /// containers below only as such (their members or elements are not listed, so they cost no memory).
+    @Test(arguments: 0 ..< 300)
+    func readsBackWhatItEntersAndSeesDeeperContainersOnly(seed: UInt64) throws {
+        var random = SplitMix(seed: seed &* 0x2545_F491 &+ 5)
+        let value = Self.object(depth: 0, &random)
+        var text = ""
+        Self.write(value, into: &text, &random)
+        let depth = Int.random(in: 0 ... 4, using: &random)
+        let document = try parseJSONDocument(Array(text.utf8), depth: depth)
+        #expect(Self.read(document.root, entering: depth) == Self.truncated(value, below: depth),
+                "seed \(seed), depth \(depth): \(text)")
+    }
+
+    /// What a parse finds wrong inside a container it does not list (repeated member names, exponents out of
+    /// range) it still reports, in the same order and places as when it lists everything.
+    @Test(arguments: 0 ..< 300)
+    func violationsDoNotDependOnTheDepthListed(seed: UInt64) throws {
+        var random = SplitMix(seed: seed &* 0x9E37_79B9 &+ 3)
+        func value(_ level: Int) -> String {
+            let pick = Int.random(in: 0 ..< (level > 4 ? 3 : 6), using: &random)
+            switch pick {
+            case 0: return ["0", "1e2000000000", "-1E-1000000001", "\"a\"", "true", "null"].randomElement(using: &random)!
+            case 1, 2: return String(Int.random(in: 0 ... 9, using: &random))
+            case 3: return "[" + (0 ..< Int.random(in: 0 ... 3, using: &random)).map { _ in value(level + 1) }.joined(separator: ",") + "]"
+            default:
+                return "{" + (0 ..< Int.random(in: 0 ... 3, using: &random)).map { _ in
+                    "\"\(["a", "b", "id"].randomElement(using: &random)!)\":\(value(level + 1))"
+                }.joined(separator: ",") + "}"
+            }
+        }
+        let text = Array(("{\"x\":" + value(1) + ",\"y\":" + value(1) + ",\"x\":" + value(1) + "}").utf8)
+        let depth = Int.random(in: 0 ... 3, using: &random)
+        #expect(Self.outcome(text, depth: depth) == Self.outcome(text, depth: .max), "seed \(seed), depth \(depth)")
+    }
+
+    /// The violations a parse of `text` listed to `depth` reports.
+    private static func outcome(_ text: [UInt8], depth: Int) -> RequestError? {
+        do {
+            _ = try parseJSONDocument(text, depth: depth)
+            return nil
+        } catch {
+            return error
+        }
     }
 
     /// Integers at the edges of Int64 and UInt64 are ids or violations, never an overflow (18446744073709551616
@@ -111,6 +160,7 @@ import TestSupport
         case .boolean(let flag): text += flag ? "true" : "false"
         case .string(let string): writeString(string, into: &text, &random)
         case let .number(negative, digits, exponent): writeNumber(negative, digits, exponent, into: &text, &random)
+        case .unlisted(let array): text += array ? "[]" : "{}"  // (never generated: only what a reader sees)
         case .array(let elements):
             text += "["
             for (index, element) in elements.enumerated() {
@@ -175,8 +225,24 @@ import TestSupport
 
     // MARK: Reading back
 
-    private static func read(_ reader: JSONReader) -> Value {
+    /// `value` as a reader that enters `depth` levels sees it (`level` is the value's own).
+    private static func truncated(_ value: Value, below depth: Int, level: Int = 0) -> Value {
+        switch value {
+        case .array(let elements):
+            level > depth ? .unlisted(array: true) : .array(elements.map { truncated($0, below: depth, level: level + 1) })
+        case .object(let members):
+            level > depth ? .unlisted(array: false)
+                : .object(members.map { ($0.0, truncated($0.1, below: depth, level: level + 1)) })
+        default: value
+        }
+    }
+
+    private static func read(_ reader: JSONReader, entering depth: Int = .max, level: Int = 0) -> Value {
         var reader = reader
+        if (reader.kind == .array || reader.kind == .object) && !reader.isListed {
+            #expect(level > depth, "a container within the depth listed is unlisted")
+            return .unlisted(array: reader.kind == .array)
+        }
         switch reader.kind {
         case .null:
             reader.skip()
@@ -188,11 +254,11 @@ import TestSupport
             return .number(negative: negative, digits: String(decoding: digits, as: UTF8.self), exponent: exponent)
         case .array:
             var elements: [Value] = []
-            reader.elements { element, _ in elements.append(read(element)) }
+            reader.elements { element, _ in elements.append(read(element, entering: depth, level: level + 1)) }
             return .array(elements)
         case .object:
             var members: [(String, Value)] = []
-            reader.members { member, name in members.append((name, read(member))) }
+            reader.members { member, name in members.append((name, read(member, entering: depth, level: level + 1))) }
             return .object(members)
         }
     }

@@ -224,7 +224,9 @@ typedef struct CSimdJSON_Value {
     /** The value's first byte, relative to the text parsed (a name's or a string's opening quote). */
     uint32_t offset;
     /**
-     * An object or array: the index of the first value after its last descendant. A number: its token's length.
+     * An object or array: the index of the first value after its last descendant, or its own index when it is
+     * unlisted (deeper than CSimdJSON_ParseTree's `listedDepth`: its descendants are not listed; a listed one
+     * always has a larger index, its first descendant's or its next sibling's). A number: its token's length.
      * true, false and null: 0. A string or a name written without escapes: its text's length, quotes included
      * (its bytes are the text between the quotes). One with escapes: `UINT32_MAX - i`, where `i` is the index
      * of its CSimdJSON_Escaped record (so a string has escapes exactly when `UINT32_MAX - extra <
@@ -294,13 +296,16 @@ size_t CSimdJSON_MaximumSections(size_t length);
 
 /**
  * Validates the JSON text `bytes[offset ..< offset + length]` as CSimdJSON_Parse does (syntax, UTF-8, nesting,
- * exponents, repeated member names: fatal errors in the status, the others as violations) and lists every value
- * of it in result->values (offsets relative to `bytes + offset`). `capacity >= offset + length +
- * CSimdJSON_PADDING` bytes must be readable. A value that an earlier parse of the same bytes validated may be
- * read this way on its own (an option, an item). Never returns NULL. The result belongs to the handle.
+ * exponents, repeated member names: fatal errors in the status, the others as violations) and lists its values
+ * in result->values (offsets relative to `bytes + offset`): every value within `listedDepth` (the text's own value
+ * is depth 0, its members or elements depth 1, ...); a container deeper is validated but listed alone, unlisted
+ * (CSimdJSON_Value.extra), so that what a reader never enters costs no memory (SIZE_MAX lists everything).
+ * `capacity >= offset + length + CSimdJSON_PADDING` bytes must be readable. A value that an earlier parse of the
+ * same bytes validated may be read this way on its own (an option, an item). Never returns NULL. The result
+ * belongs to the handle.
  */
 const CSimdJSON_Result *CSimdJSON_ParseTree(CSimdJSON_Parser *parser, const uint8_t *bytes, size_t offset,
-                                            size_t length, size_t capacity);
+                                            size_t length, size_t capacity, size_t listedDepth);
 
 /**
  * The canonical encoding of an item's content (every member but "id") from its raw text, the span
