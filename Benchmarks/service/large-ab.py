@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
-"""The ~29 MB `/diff` end to end through two snapdiff binaries in the same run (standard library only).
+"""The ~29 MB `/diff` (or any body, on any route) end to end through two snapdiff binaries in the same run
+(standard library only).
 
     python3 Benchmarks/service/make_requests.py /tmp/req
-    python3 Benchmarks/service/large-ab.py OLD NEW [--body /tmp/req/large.json] [--rounds 8]
+    python3 Benchmarks/service/large-ab.py OLD NEW [--body /tmp/req/large.json] [--path /diff] [--rounds 8]
 
 Starts both servers (default settings, a 64 MiB body limit) on loopback ports, then sends the body to each in
 turn, alternating which goes first each round, and prints the median and range of each's wall time (request sent
@@ -27,6 +28,7 @@ def main():
     parser.add_argument("old")
     parser.add_argument("new")
     parser.add_argument("--body", default="/tmp/req/large.json")
+    parser.add_argument("--path", default="/diff")
     parser.add_argument("--rounds", type=int, default=8)
     args = parser.parse_args()
     body = open(args.body, "rb").read()
@@ -49,7 +51,7 @@ def main():
             for name in ("old", "new") if round_ % 2 == 0 else ("new", "old"):
                 port = servers[name][1]
                 request = urllib.request.Request(
-                    f"http://127.0.0.1:{port}/diff", data=body, headers={"Content-Type": "application/json"})
+                    f"http://127.0.0.1:{port}{args.path}", data=body, headers={"Content-Type": "application/json"})
                 start = time.perf_counter()
                 urllib.request.urlopen(request, timeout=120).read()
                 times[name].append((time.perf_counter() - start) * 1000)

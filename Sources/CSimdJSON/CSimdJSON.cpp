@@ -1088,20 +1088,18 @@ struct CSimdJSON_Parser {
     size_t listedDepth = SIZE_MAX;
 
     /// Appends `value`, at nesting depth `depth`, and its descendants, validating them as `check` does; a
-    /// container deeper than `listedDepth` is validated and listed alone, unlisted (`extra` is its own index).
+    /// container deeper than `listedDepth` is validated and listed alone, as if it were empty (unlisted).
     void addValue(ondemand::value &value, size_t depth) {
         std::string_view raw = value.raw_json_token();  // from the value's first byte; does not advance
         int64_t offset = offsetOf(raw.data());
         size_t index = values.size();
-        ondemand::json_type type = typeOf(value);
-        if ((type == ondemand::json_type::object || type == ondemand::json_type::array) && depth > listedDepth) {
-            values.push_back({uint32_t(offset), uint32_t(index)});  // before its violations: they follow its place
-            check(value);
-            return;
-        }
-        switch (type) {
+        switch (typeOf(value)) {
         case ondemand::json_type::object: {
             values.push_back({uint32_t(offset), 0});
+            if (depth > listedDepth) {
+                validateUnlisted(value, index);
+                break;
+            }
             size_t base = keys.size();
             forEachMember(value, [&](std::string_view key, int64_t keyOffset, ondemand::value &member) {
                 keys.push_back({key.data(), key.size(), keyOffset});
@@ -1116,6 +1114,10 @@ struct CSimdJSON_Parser {
         }
         case ondemand::json_type::array:
             values.push_back({uint32_t(offset), 0});
+            if (depth > listedDepth) {
+                validateUnlisted(value, index);
+                break;
+            }
             forEachElement(value, [&](ondemand::value &element) { addValue(element, depth + 1); });
             values[index].extra = uint32_t(values.size());
             break;
@@ -1139,6 +1141,13 @@ struct CSimdJSON_Parser {
             values.push_back({uint32_t(offset), 0});
             break;
         }
+    }
+
+    /// Validates the container listed last, at `index`, as `check` does, without listing what it holds: it reads
+    /// as empty (its violations follow its place, as its values' would).
+    void validateUnlisted(ondemand::value &value, size_t index) {
+        check(value);
+        values[index].extra = uint32_t(index + 1);
     }
 
     /// CSimdJSON_ParseTree.

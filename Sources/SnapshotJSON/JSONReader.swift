@@ -39,8 +39,9 @@ public struct JSONReader: Sendable {
     /// Whether the value is a number whose exponent is beyond the request limit (a violation of its own).
     var isOutOfRange: Bool { numberValue?.isOutOfRange ?? false }
 
-    /// Whether the value's members or elements can be read: `false` for a container deeper than the reader was
-    /// made to enter (``JSONText/reader(depth:)``), whose kind and place alone are known.
+    /// Whether the value's members or elements are listed: `false` for a container deeper than the reader was
+    /// made to enter (``JSONText/reader(depth:)``, ``parseJSONDocument(_:depth:)``), whose kind and place alone are
+    /// known; it reads as empty, and entering it is a programming error (checked in debug builds).
     public var isListed: Bool { tree.isListed(position) }
 
     /// Moves past the value at the reading position.
@@ -138,7 +139,7 @@ public struct JSONReader: Sendable {
     /// - Complexity: O(*n*) in the elements, besides what `body` does.
     public mutating func elements(_ body: (inout JSONReader, Int) -> Void) {
         precondition(kind == .array)
-        precondition(isListed, "an array deeper than the reader enters")
+        assert(isListed, "an array deeper than the reader enters")  // (it would read as empty)
         let end = tree.next(after: position)
         var element = position + 1
         var index = 0
@@ -158,7 +159,7 @@ public struct JSONReader: Sendable {
     /// - Complexity: O(*n*) in the members' names, besides what `body` does.
     public mutating func members(_ body: (inout JSONReader, String) -> Void) {
         precondition(kind == .object)
-        precondition(isListed, "an object deeper than the reader enters")
+        assert(isListed, "an object deeper than the reader enters")  // (it would read as empty)
         let end = tree.next(after: position)
         var name = position + 1
         while name < end {

@@ -8,8 +8,8 @@ public struct JSONText: Sendable {
     /// The value's bytes, exactly as sent (sharing the body's storage).
     public var bytes: ArraySlice<UInt8> { text.slice(range) }
 
-    /// A reader at the value that enters containers down to `depth` (the value is depth 0; deeper ones it sees,
-    /// but cannot enter: they are validated, not listed, so they cost no memory; see ``JSONReader/isListed``).
+    /// A reader at the value that enters containers down to `depth` (the value is depth 0; deeper ones it sees
+    /// but must not enter: they are validated, not listed, so they cost no memory; see ``JSONReader/isListed``).
     ///
     /// - Complexity: O(*n*) in the value's length (it is parsed again).
     public func reader(depth: Int) -> JSONReader { JSONReader(text.tree(range, listedDepth: depth)) }

@@ -19,8 +19,9 @@ final class JSONTree: @unchecked Sendable {
     struct Node {
         /// The first byte of its text, relative to the text parsed (which tells its kind).
         var offset: UInt32
-        /// A container: the index of the node after its last descendant, or its own index when it is not listed
-        /// (deeper than the parse listed; see ``JSONTree/isListed(_:)``). A number: its text's length. A string
+        /// A container: the index of the node after its last descendant (the next one for a container deeper
+        /// than the parse listed, which reads as empty; see ``JSONTree/isListed(_:)``). A number: its text's
+        /// length. A string
         /// or name written without escapes: its text's length, quotes included; with escapes, `UInt32.max - i`,
         /// where `i` indexes ``JSONTree/escaped`` (see ``JSONTree/escapedSlot(_:)``). `true`, `false`, `null`: 0.
         var extra: UInt32
@@ -96,14 +97,24 @@ final class JSONTree: @unchecked Sendable {
     @inline(__always)
     func next(after index: Int) -> Int {
         let first = firstByte(index)
-        guard first == UInt8(ascii: "{") || first == UInt8(ascii: "[") else { return index + 1 }
-        return max(Int(nodes[index].extra), index + 1)  // (an unlisted container's extra is its own index)
+        return first == UInt8(ascii: "{") || first == UInt8(ascii: "[") ? Int(nodes[index].extra) : index + 1
     }
 
     /// Whether the container at `index` has its members or elements listed: `false` for one deeper than the
-    /// parse listed (validated, then left out).
+    /// parse listed (validated, then left out), which the tree holds as if empty: its text is not.
     @inline(__always)
-    func isListed(_ index: Int) -> Bool { Int(nodes[index].extra) != index }
+    func isListed(_ index: Int) -> Bool {
+        Int(nodes[index].extra) != index + 1 || isEmptyText(index)
+    }
+
+    /// Whether the text of the container at `index` closes right after it opens (`[]`, `{ }`).
+    private func isEmptyText(_ index: Int) -> Bool {
+        source.withUnsafeBufferPointer { bytes in
+            var at = base + Int(nodes[index].offset) + 1
+            while bytes[at] == 0x20 || bytes[at] == 0x09 || bytes[at] == 0x0A || bytes[at] == 0x0D { at += 1 }
+            return bytes[at] == UInt8(ascii: "]") || bytes[at] == UInt8(ascii: "}")
+        }
+    }
 
     /// The index in ``escaped`` of the string or name at `index`, or `nil` when it was written without escapes.
     func escapedSlot(_ index: Int) -> Int? {

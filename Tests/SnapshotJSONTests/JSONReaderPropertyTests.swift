@@ -225,13 +225,15 @@ import TestSupport
 
     // MARK: Reading back
 
-    /// `value` as a reader that enters `depth` levels sees it (`level` is the value's own).
+    /// `value` as a reader that enters `depth` levels sees it (`level` is the value's own): an empty container is
+    /// empty at any depth (it has nothing to leave out).
     private static func truncated(_ value: Value, below depth: Int, level: Int = 0) -> Value {
         switch value {
         case .array(let elements):
-            level > depth ? .unlisted(array: true) : .array(elements.map { truncated($0, below: depth, level: level + 1) })
+            level > depth && !elements.isEmpty ? .unlisted(array: true)
+                : .array(elements.map { truncated($0, below: depth, level: level + 1) })
         case .object(let members):
-            level > depth ? .unlisted(array: false)
+            level > depth && !members.isEmpty ? .unlisted(array: false)
                 : .object(members.map { ($0.0, truncated($0.1, below: depth, level: level + 1)) })
         default: value
         }

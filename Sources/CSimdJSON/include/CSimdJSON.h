@@ -224,9 +224,9 @@ typedef struct CSimdJSON_Value {
     /** The value's first byte, relative to the text parsed (a name's or a string's opening quote). */
     uint32_t offset;
     /**
-     * An object or array: the index of the first value after its last descendant, or its own index when it is
-     * unlisted (deeper than CSimdJSON_ParseTree's `listedDepth`: its descendants are not listed; a listed one
-     * always has a larger index, its first descendant's or its next sibling's). A number: its token's length.
+     * An object or array: the index of the first value after its last descendant; the next index for one that
+     * is unlisted (deeper than CSimdJSON_ParseTree's `listedDepth`: its descendants are not listed), which reads
+     * as empty, where its text is not. A number: its token's length.
      * true, false and null: 0. A string or a name written without escapes: its text's length, quotes included
      * (its bytes are the text between the quotes). One with escapes: `UINT32_MAX - i`, where `i` is the index
      * of its CSimdJSON_Escaped record (so a string has escapes exactly when `UINT32_MAX - extra <
