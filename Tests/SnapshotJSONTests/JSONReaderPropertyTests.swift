@@ -34,9 +34,7 @@ import TestSupport
     @Test(arguments: 0 ..< 400)
     func readsBackWhatWasWritten(seed: UInt64) throws {
         var random = SplitMix(seed: seed &* 0x9E37_79B9 &+ 17)
-        let value = Self.object(depth: 0, &random)
-        var text = ""
-        Self.write(value, into: &text, &random)
+        let (value, text) = Self.document(&random)
         let document = try parseJSONDocument(Array(text.utf8))
         #expect(Self.read(document.root) == value, "seed \(seed): \(text)")
     }
@@ -46,9 +44,7 @@ import TestSupport
     @Test(arguments: 0 ..< 300)
     func readsBackWhatItEntersAndSeesDeeperContainersOnly(seed: UInt64) throws {
         var random = SplitMix(seed: seed &* 0x2545_F491 &+ 5)
-        let value = Self.object(depth: 0, &random)
-        var text = ""
-        Self.write(value, into: &text, &random)
+        let (value, text) = Self.document(&random)
         let depth = Int.random(in: 0 ... 4, using: &random)
         let document = try parseJSONDocument(Array(text.utf8), depth: depth)
         #expect(Self.read(document.root, entering: depth) == Self.truncated(value, below: depth),
@@ -115,6 +111,14 @@ import TestSupport
     }
 
     // MARK: Generating
+
+    /// A random document: its value, and its text with random spellings.
+    private static func document(_ random: inout SplitMix) -> (value: Value, text: String) {
+        let value = object(depth: 0, &random)
+        var text = ""
+        write(value, into: &text, &random)
+        return (value, text)
+    }
 
     private static func object(depth: Int, _ random: inout SplitMix) -> Value {
         var names: Set<[UInt8]> = [Array("items".utf8)]  // (the root's "items" must be a list of objects with ids)
