@@ -190,7 +190,8 @@ struct SectionLayouts {
         if measuring.isValid { indices.reserveCapacity(min(pageSize ?? keptCount, keptCount)) }
         for index in items.indices where !droppedItems.contains(index) {
             let decoded = WaterfallItem.decode(
-                items[index].json.reader(depth: WaterfallItem.decodedDepth), path: JSONPath.element(index, of: itemsPath), errors: &errors)
+                items[index].json.reader(depth: WaterfallItem.decodedDepth), path: JSONPath.element(index, of: itemsPath),
+                errors: &errors)
             if measuring.add(decoded) { indices.append(Int32(index)) }
         }
         return MeasuredSection(
@@ -211,7 +212,8 @@ struct SectionLayouts {
         for index in items.indices where !droppedItems.contains(index) {
             guard
                 let decoded = WaterfallItem.decode(
-                    items[index].json.reader(depth: WaterfallItem.decodedDepth), path: JSONPath.element(index, of: section.itemsPath), errors: &decodingErrors)
+                    items[index].json.reader(depth: WaterfallItem.decodedDepth),
+                    path: JSONPath.element(index, of: section.itemsPath), errors: &decodingErrors)
             else { continue }
             errors.add(decoded.violations(index: decodedCount), paths: paths) { _ in
                 JSONPath.element(index, of: section.itemsPath)

@@ -135,16 +135,16 @@ public final class HTTPServer: Sendable {
     /// Stops gracefully and blocks until the daemon has stopped.
     ///
     /// Stops accepting (closing the listening socket at once, so new connections are refused; those it had
-    /// already queued are served, not reset), answers every response from then on with `Connection: close`, waits until no connection is left or no request has been in
-    /// flight for 500 ms, for at most `grace`, then closes the sending side of every connection left (a FIN: its
-    /// client sees the end before it sends more), waits up to 500 ms for the clients to close, and stops the
-    /// worker threads. A handler still running when `grace` ends is waited
-    /// for, and its response is lost. After each connection's last answer, what its client still sends is read
-    /// and discarded until it closes, for at most two seconds, so that no answer is lost to a reset; a client
-    /// that still sends after the daemon has stopped (or past those two seconds) may see one.
+    /// already queued are served, not reset), answers every response from then on with `Connection: close`,
+    /// waits until no connection is left or no request has been in flight for 500 ms, for at most `grace`, then
+    /// closes the sending side of every connection left (a FIN: its client sees the end before it sends more),
+    /// waits up to 500 ms for the clients to close, and stops the worker threads. A handler still running when
+    /// `grace` ends is waited for, and its response is lost. After each connection's last answer, what its client
+    /// still sends is read and discarded until it closes, for at most two seconds, so that no answer is lost to a
+    /// reset; a client that still sends after the daemon has stopped (or past those two seconds) may see one.
     ///
-    /// Blocks the calling thread (call it from `main` once told to stop, not from a handler). A second call, concurrent or later, or a call on a never-started server returns
-    /// at once.
+    /// Blocks the calling thread (call it from `main` once told to stop, not from a handler). A second call,
+    /// concurrent or later, or a call on a never-started server returns at once.
     ///
     /// - Parameter grace: The longest wait for in-flight requests; `nil` uses
     ///   ``Configuration/shutdownGracePeriod``.
@@ -236,7 +236,7 @@ public final class HTTPServer: Sendable {
             }
             if client < 0 {
                 if errno == EINTR || errno == ECONNABORTED { continue }
-                break  // EAGAIN: the queue is empty
+                break  // EAGAIN: the queue is empty (any other failure: what is left is reset, as before)
             }
             // On failure libmicrohttpd has closed the socket (at its connection limit, say).
             _ = withUnsafePointer(to: &address) { storage in

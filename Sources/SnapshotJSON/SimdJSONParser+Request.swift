@@ -54,7 +54,7 @@ extension SimdJSONParser {
     /// into a tree of its values, validated as a request is, with the violations of the rules every value of a
     /// request follows (no repeated member names, exponents in range), each with its place among the tree's
     /// nodes; or the error. `body` is the whole body as the client sent it, for locating errors. Containers deeper
-    /// than `listedDepth` (the value read is depth 0) are validated, not listed: a reader cannot enter them
+    /// than `listedDepth` (the value read is depth 0) are validated, not listed: a reader must not enter them
     /// (``JSONReader/isListed``).
     func readTree(
         _ padded: [UInt8], _ range: Range<Int>, body: [UInt8], listedDepth: Int
