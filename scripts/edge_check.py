@@ -471,6 +471,12 @@ VECTORS = [
     # any other (fuzz seed 1764605501, case 776: a HEAD after one was taken for another method).
     Vector("an empty line before the request line, then an invalid field name (`,ost: x`)",
            b"\n" + post(b",ost: x", cl(N), body=VALID), 400, "malformed-request"),
+    # A method is a token: tab HEAD is neither HEAD nor a method (fuzz seed 1483736828, case 4244: its 400 once
+    # came without its body, as if to a HEAD).
+    Vector("a tab before the method (\\tHEAD /healthz), then a folded Host and Content-Length: 0, 0",
+           b"\tHEAD /healthz HTTP/1.1\r\nHost:\r\n   x\r\nContent-Length: 0, 0\r\n\r\n", 400, "malformed-request"),
+    Vector("a tab before the method (\\tHEAD /healthz)",
+           request([b"Host: x"], method=b"\tHEAD", target=b"/healthz"), 400, "malformed-request"),
     *[Vector(f"Content-Length: {value.decode()}", post(b"Content-Length: " + value, body=VALID),
              400, "malformed-request")
       for value in (b"abc", b"+%d" % N, b"-1", b"%d, %d" % (N, N))],

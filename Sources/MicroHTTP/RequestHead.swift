@@ -153,6 +153,13 @@ final class RequestHead {
         {
             head.violation = "the request line contains a NUL byte or an extra space"
         }
+        // The method is a token (RFC 9112 §3.1): libmicrohttpd takes everything before the first space, so a
+        // line that starts with a tab or a control byte would reach the routes as a method of its own.
+        if head.violation == nil, let method,
+            !UnsafeRawBufferPointer(start: method, count: strlen(method)).allSatisfy(isTokenCharacter)
+        {
+            head.violation = "the request method is not a token"
+        }
         // The line ends as sent, when the whole head had arrived with its request line: libmicrohttpd's head
         // must end at the first empty line, and a flaw before its end was received as sent.
         if head.checksLayout, head.violation == nil, let method {
@@ -186,9 +193,10 @@ final class RequestHead {
     /// Whether the request line whose target starts at `target` begins with `HEAD ` (read in libmicrohttpd
     /// 0.9.75's buffer, where the space after the method is a NUL now), before the access handler learns the
     /// method. Reads only within the memory page of the target's first byte (a method that starts on the page
-    /// before counts as not HEAD). The byte before the method, when on that page, must not be a token
-    /// character: `4HEAD` is another method (a line before it ends in a NUL, the buffer's start follows
-    /// allocator bookkeeping or a page boundary).
+    /// before counts as not HEAD). The method starts the line: the byte before it, when on that page, is a NUL
+    /// (a line before it ends in NULs; a pool that libmicrohttpd could not map is allocated, and the allocator's
+    /// size field ends in a zero byte), else the method starts the page. Any other byte belongs to the method:
+    /// `4HEAD` and tab `HEAD` are other methods, whose answers have a body.
     static func isHead(target: UnsafePointer<CChar>) -> Bool {
         let address = UInt(bitPattern: target)
         let pageStart = address & ~(UInt(sysconf(Int32(_SC_PAGESIZE))) - 1)
@@ -196,7 +204,7 @@ final class RequestHead {
             return false
         }
         guard UnsafeRawBufferPointer(start: method, count: 5).elementsEqual("HEAD\0".utf8) else { return false }
-        return address == pageStart + 5 || !isTokenCharacter(method.load(fromByteOffset: -1, as: UInt8.self))
+        return address == pageStart + 5 || method.load(fromByteOffset: -1, as: UInt8.self) == 0
     }
 
     /// `MHD_KeyValueIteratorN`: one field, in the order sent.
