@@ -358,6 +358,12 @@ def gen_diff_dense_layouts(n):
     return body.encode(), {"items": 0, "sections": 0, "values": n}
 
 
+def gen_layout_empty_items(n):
+    """/layout whose items are n empty objects `{}` (422: no ids, the first 100 listed)."""
+    body = '{"settings":{"containerWidth":1024},"items":[%s]}' % ",".join("{}" for _ in range(n))
+    return body.encode(), {"items": n, "sections": 0, "values": n + 3}
+
+
 def gen_layout_item_array(n):
     """/layout of one item that carries an array of n zeros besides its size (200: members a layout does not read)."""
     body = ('{"settings":{"containerWidth":375,"columns":2},"items":[{"id":1,"aspectRatio":1,"tags":[%s]}]}'
@@ -419,6 +425,7 @@ SHAPES = {
     "diff-dense-options": ("/diff", gen_diff_dense_options, True),
     "layout-dense-items": ("/layout", gen_layout_dense_items, True),
     "diff-dense-layouts": ("/diff", gen_diff_dense_layouts, True),
+    "layout-empty-items": ("/layout", gen_layout_empty_items, True),
     "layout-item-array": ("/layout", gen_layout_item_array, True),
     "diff-layout-item-array": ("/diff", gen_diff_layout_item_array, True),
     "diff-empty-items": ("/diff", gen_diff_empty_items, True),
