@@ -1084,19 +1084,20 @@ struct CSimdJSON_Parser {
         values.push_back({uint32_t(offset), uint32_t(length)});
     }
 
-    /// The deepest containers CSimdJSON_ParseTree lists the members or elements of (the root is depth 0).
+    /// The deepest containers CSimdJSON_ParseTree lists the members or elements of (the root is level 0; `depth`
+    /// is the walk's own nesting count, for the depth limit).
     size_t listedDepth = SIZE_MAX;
 
-    /// Appends `value`, at nesting depth `depth`, and its descendants, validating them as `check` does; a
+    /// Appends `value`, at nesting level `level`, and its descendants, validating them as `check` does; a
     /// container deeper than `listedDepth` is validated and listed alone, as if it were empty (unlisted).
-    void addValue(ondemand::value &value, size_t depth) {
+    void addValue(ondemand::value &value, size_t level) {
         std::string_view raw = value.raw_json_token();  // from the value's first byte; does not advance
         int64_t offset = offsetOf(raw.data());
         size_t index = values.size();
         switch (typeOf(value)) {
         case ondemand::json_type::object: {
             values.push_back({uint32_t(offset), 0});
-            if (depth > listedDepth) {
+            if (level > listedDepth) {
                 validateUnlisted(value, index);
                 break;
             }
@@ -1106,7 +1107,7 @@ struct CSimdJSON_Parser {
                 // Without escapes the name is its text between the quotes; with escapes the text's length is not
                 // kept (the record marks its unescaped bytes instead).
                 addText(keyOffset, key.size() + 2, key);
-                addValue(member, depth + 1);
+                addValue(member, level + 1);
             });
             reportRepeatedKeys(base);
             values[index].extra = uint32_t(values.size());
@@ -1114,11 +1115,11 @@ struct CSimdJSON_Parser {
         }
         case ondemand::json_type::array:
             values.push_back({uint32_t(offset), 0});
-            if (depth > listedDepth) {
+            if (level > listedDepth) {
                 validateUnlisted(value, index);
                 break;
             }
-            forEachElement(value, [&](ondemand::value &element) { addValue(element, depth + 1); });
+            forEachElement(value, [&](ondemand::value &element) { addValue(element, level + 1); });
             values[index].extra = uint32_t(values.size());
             break;
         case ondemand::json_type::string:
@@ -1151,9 +1152,9 @@ struct CSimdJSON_Parser {
     }
 
     /// CSimdJSON_ParseTree.
-    void parseTree(const uint8_t *bytes, size_t offset, size_t length, size_t capacity, size_t depth) {
+    void parseTree(const uint8_t *bytes, size_t offset, size_t length, size_t capacity, size_t listed) {
         reset();
-        listedDepth = depth;
+        listedDepth = listed;
         // A large input's tables are reserved once for the most values it can hold (about one per two bytes):
         // growing them by doubling would hold the old and the new copy at once (pages never written cost no
         // memory).

@@ -33,6 +33,8 @@ final class ConnectionJanitor: Sendable {
 
     private struct State {
         var connections: [ObjectIdentifier: ConnectionState] = [:]
+        /// Connections registered since the janitor was made.
+        var registered = 0
         var lingering: [Lingering] = []
         var running = true
         var thread: pthread_t?
@@ -79,8 +81,14 @@ final class ConnectionJanitor: Sendable {
 
     /// Starts watching a connection's deadline.
     func register(_ connection: ConnectionState) {
-        state.withLock { $0.connections[ObjectIdentifier(connection)] = connection }
+        state.withLock { state in
+            state.connections[ObjectIdentifier(connection)] = connection
+            state.registered += 1
+        }
     }
+
+    /// How many connections have been registered so far (shutdown waits for the ones it handed over).
+    var registeredCount: Int { state.withLock { $0.registered } }
 
     /// libmicrohttpd is about to close the connection's socket: stop touching it, and keep a duplicate to close
     /// it gracefully.

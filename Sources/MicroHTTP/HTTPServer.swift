@@ -126,7 +126,7 @@ public final class HTTPServer: Sendable {
         }
     }
 
-    /// Whether ``shutdown(grace:)`` has begun: set once the listening socket is closed (a readiness probe
+    /// Whether ``shutdown(grace:)`` has begun: set once the server has stopped listening (a readiness probe
     /// should then fail).
     public var isShuttingDown: Bool {
         context.isShuttingDown.load(ordering: .relaxed)
@@ -169,7 +169,7 @@ public final class HTTPServer: Sendable {
 
         // Only once nothing can connect do answers say `Connection: close`: a client told so earlier would
         // reconnect into the listening socket's queue just before it closes, and be reset.
-        stopListening(daemon)
+        let listener = stopListening(daemon)
         context.isShuttingDown.store(true, ordering: .relaxed)
 
         // Done when no connection is left, or when no request has been in flight for a settle
@@ -212,23 +212,31 @@ public final class HTTPServer: Sendable {
         // stopped daemon.
         context.answerPipes.abandonAll()
         MHD_stop_daemon(daemon.pointer)
+        if listener >= 0 { close(listener) }
         context.janitor.stop()  // after the lingering sockets are drained
         Unmanaged.passUnretained(context).release()  // balances passRetained in start()
         lifecycle.withLock { $0 = .stopped }
     }
 
-    /// Stops accepting and closes the listening socket, handing the connections its queue already holds to the
-    /// daemon first.
+    /// Stops accepting, handing the connections the listening socket already queued to the daemon first, and
+    /// returns the socket (closed only once the daemon has stopped: its threads may still look at it), or -1.
     ///
     /// A connection in that queue is established for its client, which may have sent a request; closing the
-    /// socket would reset it. Handed over, it is served like any other (answered `Connection: close`). A
-    /// connection that completes in the instant between the last `accept` and `close` is still reset by the
-    /// kernel; one that arrives after is refused.
-    private func stopListening(_ daemon: DaemonHandle) {
+    /// socket would reset it. Handed over, it is served like any other (answered `Connection: close`), and this
+    /// waits (at most a second) until the daemon's threads have taken them, so that shutdown's waits count them.
+    /// Then the socket stops listening (`shutdown`), and new connections are refused. One that completes in the
+    /// instant between the last `accept` and that is still reset by the kernel.
+    private func stopListening(_ daemon: DaemonHandle) -> Int32 {
         let listener = MHD_quiesce_daemon(daemon.pointer)
-        guard listener >= 0 else { return }
-        _ = fcntl(listener, F_SETFL, fcntl(listener, F_GETFL) | O_NONBLOCK)
-        while true {
+        guard listener >= 0 else { return -1 }
+        let flags = fcntl(listener, F_GETFL)
+        if flags >= 0 { _ = fcntl(listener, F_SETFL, flags | O_NONBLOCK) }
+        let registeredBefore = context.janitor.registeredCount
+        var handedOver = 0
+        // At most a connection limit's worth: clients that keep connecting cannot hold shutdown here.
+        var attempts = configuration.connectionLimit
+        while attempts > 0 {
+            attempts -= 1
             var address = sockaddr_storage()
             var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
             let client = withUnsafeMutablePointer(to: &address) { storage in
@@ -238,14 +246,23 @@ public final class HTTPServer: Sendable {
                 if errno == EINTR || errno == ECONNABORTED { continue }
                 break  // EAGAIN: the queue is empty (any other failure: what is left is reset, as before)
             }
+            _ = fcntl(client, F_SETFD, FD_CLOEXEC)  // as libmicrohttpd's own accept4 does (it sets non-blocking)
             // On failure libmicrohttpd has closed the socket (at its connection limit, say).
-            _ = withUnsafePointer(to: &address) { storage in
+            let added = withUnsafePointer(to: &address) { storage in
                 storage.withMemoryRebound(to: sockaddr.self, capacity: 1) {
                     MHD_add_connection(daemon.pointer, client, $0, length)
                 }
             }
+            if added == .YES { handedOver += 1 }
         }
-        close(listener)
+        _ = Glibc.shutdown(listener, Int32(SHUT_RD))
+        let clock = ContinuousClock()
+        let deadline = clock.now.advanced(by: .seconds(1))
+        while handedOver > 0, context.janitor.registeredCount - registeredBefore < handedOver, clock.now < deadline {
+            var pause = timespec(tv_sec: 0, tv_nsec: 1_000_000)
+            nanosleep(&pause, nil)
+        }
+        return listener
     }
 
     /// Closes the sending side of every connection between requests (a FIN): its client sees the end before

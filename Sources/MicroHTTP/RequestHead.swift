@@ -156,7 +156,7 @@ final class RequestHead {
         // The method is a token (RFC 9112 §3.1): libmicrohttpd takes everything before the first space, so a
         // line that starts with a tab or a control byte would reach the routes as a method of its own.
         if head.violation == nil, let method,
-            !UnsafeRawBufferPointer(start: method, count: strlen(method)).allSatisfy(isTokenCharacter)
+            method.pointee == 0 || !UnsafeRawBufferPointer(start: method, count: strlen(method)).allSatisfy(isTokenCharacter)
         {
             head.violation = "the request method is not a token"
         }

@@ -9,7 +9,8 @@ extension DiffOptions {
     /// all counted: an option of millions of bad values costs a counter).
     ///
     /// To add an option: add a stored property with a default, and a `case` below that reads its value
-    /// (`reader.string()`, `.boolean()`, `.integer()`, `.elements`, `.members`) or reports it.
+    /// (`reader.string()`, `.boolean()`, `.integer()`, `.elements`, `.members`) or reports it; an option read
+    /// deeper than ``decodedDepth`` raises it.
     ///
     /// - Parameters:
     ///   - reader: The value.

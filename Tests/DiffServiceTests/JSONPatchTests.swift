@@ -89,6 +89,24 @@ import TestSupport
             keepFirst: true)
     }
 
+    /// Under keepFirst, each update is compared with the old version the diff kept, found where it was sent:
+    /// duplicates dropped before it on either side (an item, a section) must not shift it onto a neighbour, whose
+    /// other members (`w`, `x`, `u`) would then show as changed.
+    @Test func keptVersionsAreComparedWhereTheyWereSent() throws {
+        let old = #"{"sections":[{"id":"s","items":[{"id":1,"v":0},{"id":1,"w":5},{"id":2,"v":0}]},{"id":"s","x":1,"items":[]},{"id":"t","title":"A","items":[{"id":3,"v":0}]}]}"#
+        let new = #"{"sections":[{"id":"t","title":"B","items":[{"id":3,"v":1}]},{"id":"t","z":1,"items":[]},{"id":"s","items":[{"id":1,"v":0},{"id":1,"u":3},{"id":2,"v":1}]}]}"#
+        let patched = try checkPatch(old: old, new: new, keepFirst: true)
+        #expect(patched["droppedDuplicates"] == (try JSON(parsing: """
+            {"old": {"sections": [1], "elements": [[0, 1]]}, "new": {"sections": [1], "elements": [[2, 1]]}}
+            """)))
+        let members = try answer(
+            old: old, new: new, options: #"{"changedMembers": true, "duplicates": "keepFirst", "renderings": ["staged"]}"#)
+        #expect(members["changedMembers"] == (try JSON(parsing: """
+            {"sections": [{"section": 0, "members": ["title"]}],
+             "elements": [{"path": [0, 0], "members": ["v"]}, {"path": [1, 1], "members": ["v"]}]}
+            """)))
+    }
+
     @Test func changedMembersNamesEveryDifferingMember() throws {
         let answer = try answer(
             old: #"{"sections":[{"id":"s","title":"S","items":[{"id":1,"a":1,"b":[1],"c":0},{"id":2,"a":1}]}]}"#,
