@@ -334,49 +334,52 @@ def gen_layout_invalid(n):
     return layout_body(n, 64, (b36(i) for i in range(n)), ratio="0")
 
 
+def filled(template, element, n, counts):
+    """`template` with its `%s` filled by `n` copies of `element`, comma-separated, and the shape's counts."""
+    return (template % ",".join(element for _ in range(n))).encode(), counts
+
+
 def gen_layout_dense_values(n):
     """/layout whose body is mostly an unknown member of n zeros (422): the most values a body can hold."""
-    body = '{"settings":{"containerWidth":1024},"items":[],"pad":[%s]}' % ",".join("0" * 1 for _ in range(n))
-    return body.encode(), {"items": 0, "sections": 0, "values": n + 1}
+    return filled('{"settings":{"containerWidth":1024},"items":[],"pad":[%s]}', "0", n,
+                  {"items": 0, "sections": 0, "values": n + 1})
 
 
 def gen_diff_dense_options(n):
     """/diff whose body is mostly an unknown option of n zeros (422): the options are read twice."""
-    body = '{"old":{"items":[]},"new":{"items":[]},"options":{"pad":[%s]}}' % ",".join("0" for _ in range(n))
-    return body.encode(), {"items": 0, "sections": 0, "values": n}
+    return filled('{"old":{"items":[]},"new":{"items":[]},"options":{"pad":[%s]}}', "0", n,
+                  {"items": 0, "sections": 0, "values": n})
 
 
 def gen_layout_dense_items(n):
-    """/layout whose items are n zeros (422: an item must be an object; the first 1,000 listed)."""
-    body = '{"settings":{"containerWidth":1024},"items":[%s]}' % ",".join("0" for _ in range(n))
-    return body.encode(), {"items": n, "sections": 0, "values": n + 1}
+    """/layout whose items are n zeros (422: an item must be an object; the first 100 listed)."""
+    return filled('{"settings":{"containerWidth":1024},"items":[%s]}', "0", n,
+                  {"items": n, "sections": 0, "values": n + 1})
 
 
 def gen_diff_dense_layouts(n):
-    """/diff whose options.layouts is n zeros (422: a layout must be an object)."""
-    body = '{"old":{"items":[]},"new":{"items":[]},"options":{"layouts":[%s]}}' % ",".join("0" for _ in range(n))
-    return body.encode(), {"items": 0, "sections": 0, "values": n}
+    """/diff whose options.layouts is n zeros (422: a layout must be an object; the first 1,000 listed)."""
+    return filled('{"old":{"items":[]},"new":{"items":[]},"options":{"layouts":[%s]}}', "0", n,
+                  {"items": 0, "sections": 0, "values": n})
 
 
 def gen_layout_empty_items(n):
     """/layout whose items are n empty objects `{}` (422: no ids, the first 100 listed)."""
-    body = '{"settings":{"containerWidth":1024},"items":[%s]}' % ",".join("{}" for _ in range(n))
-    return body.encode(), {"items": n, "sections": 0, "values": n + 3}
+    return filled('{"settings":{"containerWidth":1024},"items":[%s]}', "{}", n,
+                  {"items": n, "sections": 0, "values": n + 3})
 
 
 def gen_layout_item_array(n):
     """/layout of one item that carries an array of n zeros besides its size (200: members a layout does not read)."""
-    body = ('{"settings":{"containerWidth":375,"columns":2},"items":[{"id":1,"aspectRatio":1,"tags":[%s]}]}'
-            % ",".join("0" for _ in range(n)))
-    return body.encode(), {"items": 1, "sections": 0, "values": n + 8}
+    return filled('{"settings":{"containerWidth":375,"columns":2},"items":[{"id":1,"aspectRatio":1,"tags":[%s]}]}',
+                  "0", n, {"items": 1, "sections": 0, "values": n + 8})
 
 
 def gen_diff_layout_item_array(n):
     """/diff with a layout of its section, whose one new item carries an array of n zeros (200)."""
-    body = ('{"old":{"items":[]},"new":{"items":[{"id":1,"aspectRatio":1,"tags":[%s]}]},'
-            '"options":{"layouts":[{"section":null,"settings":{"containerWidth":375,"columns":2}}]}}'
-            % ",".join("0" for _ in range(n)))
-    return body.encode(), {"items": 1, "sections": 1, "values": n + 10}
+    return filled('{"old":{"items":[]},"new":{"items":[{"id":1,"aspectRatio":1,"tags":[%s]}]},'
+                  '"options":{"layouts":[{"section":null,"settings":{"containerWidth":375,"columns":2}}]}}',
+                  "0", n, {"items": 1, "sections": 1, "values": n + 10})
 
 
 def gen_diff_empty_items(n):
