@@ -23,7 +23,6 @@ import atexit
 import gzip
 import json
 import os
-import re
 import signal
 import socket
 import subprocess
@@ -37,6 +36,9 @@ from jsonschema import Draft202012Validator
 from openapi_spec_validator import OpenAPIV31SpecValidator, validate as validate_spec
 from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from load_check import read_chunked  # noqa: E402  (one strict chunked decoder for the Python checks)
 
 SPEC_URI = "urn:snapdiff:openapi"
 BODY_LIMIT = 4096
@@ -55,11 +57,6 @@ class Response:
 
     def json(self):
         return json.loads(self.body)
-
-
-CHUNK_LINE = re.compile(rb"([0-9A-Fa-f]{1,16})((?:[ \t]*;[ \t]*[!#$%&'*+\-.^_`|~0-9A-Za-z]+"
-                        rb"(?:[ \t]*=[ \t]*(?:[!#$%&'*+\-.^_`|~0-9A-Za-z]+|\"(?:[^\"\\\r\n]|\\.)*\"))?)*)")
-TRAILER_FIELD = re.compile(rb"[!#$%&'*+\-.^_`|~0-9A-Za-z]+:[ \t]*[\t\x20-\x7e\x80-\xff]*")
 
 
 class Connection:
@@ -104,24 +101,16 @@ class Connection:
         data, self.buffer = self.buffer[:n], self.buffer[n:]
         return data
 
+    # read_chunked's reader interface (load_check.SocketReader's): a line within `limit` bytes, `n` bytes.
+    def line(self, limit: int, what: str) -> bytes:
+        return self._line(what)
+
+    def take(self, n: int, what: str) -> bytes:
+        return self._take(n)
+
     def _chunked_body(self) -> bytes:
-        """A chunked body: chunk-size (hex) [extensions] CRLF, data, CRLF, ...; last-chunk 0, trailer fields, CRLF."""
-        parts = []
-        while True:
-            line = self._line("a chunk-size line")
-            match = CHUNK_LINE.fullmatch(line)
-            if not match:
-                raise ValueError(f"chunked body: not a chunk-size line: {line[:80]!r}")
-            size = int(match.group(1), 16)
-            if size == 0:
-                break
-            parts.append(self._take(size))
-            if (after := self._take(2)) != b"\r\n":
-                raise ValueError(f"chunked body: a chunk of {size} bytes is followed by {after!r}, not CRLF")
-        while line := self._line("the trailer section"):
-            if not TRAILER_FIELD.fullmatch(line):
-                raise ValueError(f"chunked body: not a trailer field line: {line[:80]!r}")
-        return b"".join(parts)
+        """A chunked body, decoded strictly (chunk sizes, extensions, CRLFs, trailer fields)."""
+        return read_chunked(self)[0]
 
     def read_response(self, head_only: bool = False) -> Response:
         """One response; `head_only` for the answer to a HEAD, which has no body whatever its Content-Length."""
