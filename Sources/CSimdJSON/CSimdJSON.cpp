@@ -1,4 +1,5 @@
-// One simdjson On-Demand pass over a snapdiff request: schema checks, ids, and canonical content encoding.
+// simdjson On-Demand walks over JSON texts: a cursor its caller steers (the caller knows the schema; this file
+// knows JSON), value trees, canonical encodings, comparisons and id numbering.
 //
 // simdjson finds the structure (stage 1, SIMD, runtime-dispatched) and unescapes strings; this file walks the
 // tokens once, in document order, writing flat arrays. Every value is visited (nothing is skipped), so
@@ -156,11 +157,26 @@ struct CSimdJSON_Parser {
     ByteBuffer itemContent;         // CSimdJSON_CanonicalItem's result
 
     std::vector<IDSlot> idTable;  // numberIDs' open-addressing table
-    size_t referenceFirst = 0, referenceEnd = 0;  // the first snapshot's items, once it is walked
-    size_t referenceCursor = 0;                   // where the next item of the second snapshot likely is
-    size_t snapshotsWalked = 0;
-    size_t snapshotFirstItem = 0;                 // the current snapshot's first item
+    size_t referenceFirst = 0, referenceEnd = 0;  // the first group's records, once it is ended
+    size_t referenceCursor = 0;                   // where the next record of the second group likely is
+    size_t groupsEnded = 0;
+    size_t groupFirstItem = 0;                    // the current group's first record
     int depth = 0;
+
+    // The cursor's state (CSimdJSON_Cursor*).
+    /// An object or array the cursor entered: its iterator, and whether it stands on a child yet.
+    struct Level {
+        ondemand::object_iterator member, memberEnd;
+        ondemand::array_iterator element, elementEnd;
+        uint64_t index;
+        bool started;
+    };
+    Level levels[CSimdJSON_MAX_DEPTH + 1];  // level `depth - 1` is the container entered last
+    ondemand::value current;                // the value the cursor stands on
+    std::string_view currentName;           // the name of the member whose value it is
+    int64_t currentNameOffset = -1;
+    size_t canonicalBase = 0;               // `members`' base of the object canonicalised into sectionContent
+    bool failed = false;                    // a fatal error ended the walk: its steps do nothing
 
     // MARK: Errors
 
@@ -257,24 +273,29 @@ struct CSimdJSON_Parser {
         for (auto member : object) {
             ondemand::field field;
             if (error_code error = std::move(member).get(field)) { failOn(error, CSimdJSON_SyntaxObject); }
-            const char *raw = field.key().raw();  // after the opening quote
-            int64_t keyOffset = offsetOf(raw) - 1;
-            // The key's token runs to the ':' (the next structural character), which lies before the value.
-            const char *colon = field.value().raw_json_token().data();
-            while (colon > raw && *--colon != ':') {}  // only whitespace lies between
-            if (*colon != ':' || colon == raw) {  // never read before the key (see CSimdJSON_PaddingIsInert)
-                fail(CSimdJSON_StatusSyntax, CSimdJSON_SyntaxObject, keyOffset);
-            }
-            std::string_view key;
-            if (!withoutEscapes(std::string_view(raw - 1, size_t(colon - (raw - 1))), key)) {
-                if (error_code error = field.unescaped_key().get(key)) {
-                    failOn(error, CSimdJSON_SyntaxString, keyOffset);
-                }
-            }
-            path[depth - 1] = {key.data(), key.size(), 0};
+            int64_t keyOffset;
+            std::string_view key = readName(field, keyOffset);
             body(key, keyOffset, field.value());
         }
         leave();
+    }
+
+    /// A member's unescaped name (the offset of its opening quote in `keyOffset`), which ends the path.
+    CSIMDJSON_INLINE std::string_view readName(ondemand::field &field, int64_t &keyOffset) {
+        const char *raw = field.key().raw();  // after the opening quote
+        keyOffset = offsetOf(raw) - 1;
+        // The key's token runs to the ':' (the next structural character), which lies before the value.
+        const char *colon = field.value().raw_json_token().data();
+        while (colon > raw && *--colon != ':') {}  // only whitespace lies between
+        if (*colon != ':' || colon == raw) {  // never read before the key (see CSimdJSON_PaddingIsInert)
+            fail(CSimdJSON_StatusSyntax, CSimdJSON_SyntaxObject, keyOffset);
+        }
+        std::string_view key;
+        if (!withoutEscapes(std::string_view(raw - 1, size_t(colon - (raw - 1))), key)) {
+            if (error_code error = field.unescaped_key().get(key)) { failOn(error, CSimdJSON_SyntaxString, keyOffset); }
+        }
+        path[depth - 1] = {key.data(), key.size(), 0};
+        return key;
     }
 
     /// Iterates an array's elements, calling `body(value)`.
@@ -543,7 +564,7 @@ struct CSimdJSON_Parser {
     /// Validates a value that is reported as a violation (or ignored), without keeping it.
     void skip(ondemand::value &value) { check(value); }
 
-    // MARK: The request schema
+    // MARK: Ids and probed objects
 
     /// Reads an id: a string, or an integer written without fraction or exponent that fits Int64.
     CSIMDJSON_INLINE WalkedID readID(ondemand::value &value) {
@@ -604,12 +625,13 @@ struct CSimdJSON_Parser {
         section.contentLength = uint32_t(arena.size - start);
     }
 
-    /// Iterates an item's members: reads the first "id" into `item.id`, reports any later one, and passes every
-    /// other member to `other`. Returns whether there was an id.
-    template <typename Other> bool forEachItemMember(ondemand::value &value, WalkedID &id, Other &&other) {
+    /// Iterates an object's members: reads the first member named `name` into `id`, reports any later one, and
+    /// passes every other member to `other`. Returns whether there was one.
+    template <typename Other>
+    bool forEachProbedMember(ondemand::value &value, std::string_view name, WalkedID &id, Other &&other) {
         bool hasID = false;
         forEachMember(value, [&](std::string_view key, int64_t keyOffset, ondemand::value &member) {
-            if (key != "id") {
+            if (key != name) {
                 other(key, keyOffset, member);
             } else if (hasID) {
                 duplicate(keyOffset, member);
@@ -640,20 +662,21 @@ struct CSimdJSON_Parser {
         return int64_t(raw.size());
     }
 
-    /// An item whose content is its raw text (CSimdJSON_Parse): every value is validated, nothing is encoded.
-    CSIMDJSON_INLINE void walkRawItem(ondemand::value &value) {
+    /// Probes an object whose content is its raw text (CSimdJSON_CursorProbeEach), with its id in member `name`:
+    /// every value is validated, nothing is encoded.
+    CSIMDJSON_INLINE void probeObject(ondemand::value &value, std::string_view name) {
         if (!expect(value, ondemand::json_type::object)) { return; }
         int64_t start = currentOffset();  // the '{'
         if (start >= 0 && repeatsReferenceItem(size_t(start))) { return; }
         size_t violationsBefore = violations.size() + violationsOmitted;
         WalkedID id{};
         size_t base = keys.size();
-        bool hasID = forEachItemMember(value, id, [&](std::string_view key, int64_t keyOffset, ondemand::value &member) {
+        bool hasID = forEachProbedMember(value, name, id, [&](std::string_view key, int64_t keyOffset, ondemand::value &member) {
             keys.push_back({key.data(), key.size(), keyOffset});
             check(member);
         });
         reportRepeatedKeys(base);
-        if (!hasID) { violation(CSimdJSON_ViolationMissingMember, CSimdJSON_FoundNothing, -1, "id"); }
+        if (!hasID) { violation(CSimdJSON_ViolationMissingMember, CSimdJSON_FoundNothing, -1, name); }
         int64_t end = endOfValueWalked(start, '}');
         // No hash of the text: comparing two texts' lengths, then bytes, rejects as fast as a hash would.
         CSimdJSON_Item item{};
@@ -668,9 +691,9 @@ struct CSimdJSON_Parser {
     }
 
     /// Whether the walk still keeps item and section records: only until the first violation, after which the
-    /// request is refused and its records are never read. So every record kept is of a valid item or section,
-    /// at least `{"id":0}` or `{"id":0,"items":[]}` of input, and the reservations made for a large input hold
-    /// them all: a body of empty objects (3 bytes each) cannot make the tables outgrow them.
+    /// request is refused and its records are never read. So every record kept is of a valid object, as large
+    /// as the caller's schema says a valid one is at least, and the reservations the caller asked for hold them
+    /// all (CSimdJSON_CursorBegin): a body of empty objects (3 bytes each) cannot make the tables outgrow them.
     bool keepsRecords() const { return violations.empty() && violationsOmitted == 0; }
 
     /// An item's id as the walk reads it.
@@ -687,16 +710,16 @@ struct CSimdJSON_Parser {
         return id;
     }
 
-    /// When the second snapshot's item starting at `start` has the very bytes of a clean item of the first
-    /// snapshot (tried: the one after the last repeat, the one after that, the one at the same index), records
-    /// it as that item at this place and returns true: the caller leaves the value unread, and simdjson skips it.
+    /// When the second group's object starting at `start` has the very bytes of a clean record of the first group
+    /// (tried: the one after the last repeat, the one after that, the one at the same index), records it as that
+    /// one at this place and returns true: the caller leaves the value unread, and simdjson skips it.
     ///
     /// Sound because an item's validity depends only on its bytes and its depth: the same bytes from the start
     /// of a value tokenise the same way (stage 1 has validated the UTF-8 of the whole input), so the text is
     /// one object of exactly the reference's length, with the same id and no violation.
     CSIMDJSON_INLINE bool repeatsReferenceItem(size_t start) {
-        if (referenceEnd == referenceFirst || snapshotsWalked != 1) { return false; }
-        size_t sameIndex = referenceFirst + (items.size() - snapshotFirstItem);
+        if (referenceEnd == referenceFirst || groupsEnded != 1) { return false; }
+        size_t sameIndex = referenceFirst + (items.size() - groupFirstItem);
         size_t candidates[3] = {referenceCursor, referenceCursor + 1, sameIndex};
         for (size_t k : candidates) {
             if (k < referenceFirst || k >= referenceEnd) { continue; }
@@ -719,145 +742,8 @@ struct CSimdJSON_Parser {
         return false;
     }
 
-    /// Walks a section's items into `record`'s count.
-    void walkItems(ondemand::value &value, CSimdJSON_Section &record) {
-        size_t first = items.size();
-        if (expect(value, ondemand::json_type::array)) {
-            forEachElement(value, [&](ondemand::value &element) { walkRawItem(element); });
-        }
-        record.itemCount = uint32_t(items.size() - first);  // (fewer than 2^29 items: see CSimdJSON_Item)
-    }
-
-    void walkSection(ondemand::value &value) {
-        if (!expect(value, ondemand::json_type::object)) { return; }
-        int64_t start = offsetOf(value.raw_json_token().data());  // the '{' (peeks: the iterator stays on it)
-        CSimdJSON_Section record{};  // kept at the end (keepsRecords)
-        bool hasID = false, hasItems = false;
-        size_t base = members.size();
-        sectionContent.size = 0;
-        sectionContent.push('{');
-        forEachMember(value, [&](std::string_view key, int64_t keyOffset, ondemand::value &member) {
-            if ((key == "id" && hasID) || (key == "items" && hasItems)) {
-                duplicate(keyOffset, member);
-            } else if (key == "id") {
-                hasID = true;
-                WalkedID id = readID(member);
-                record.id = id.packed();
-                record.idKind = id.kind;
-                record.idInInput = id.inInput;
-            } else if (key == "items") {
-                hasItems = true;
-                walkItems(member, record);
-            } else {
-                encodeMember(key, keyOffset, member, sectionContent);
-            }
-        });
-        finishObject(sectionContent, base);
-        sectionContent.push('}');
-        record.textOffset = uint32_t(start);
-        record.textLength = uint32_t(endOfValueWalked(start, '}') - start);
-        if (!hasID) { violation(CSimdJSON_ViolationMissingMember, CSimdJSON_FoundNothing, -1, "id"); }
-        if (!hasItems) { violation(CSimdJSON_ViolationMissingMember, CSimdJSON_FoundNothing, -1, "items"); }
-        if (!keepsRecords()) { return; }
-        size_t contentStart = arena.size;
-        arena.append(sectionContent.data, sectionContent.size);
-        finishContent(record, contentStart);
-        sections.push_back(record);
-    }
-
-    void walkSnapshot(ondemand::value &value, CSimdJSON_Snapshot &snapshot) {
-        snapshot.present = 1;
-        snapshot.firstSection = sections.size();
-        snapshot.firstItem = snapshotFirstItem = items.size();
-        if (expect(value, ondemand::json_type::object)) {
-            int64_t offset = currentOffset();
-            bool hasSections = false, hasItems = false;
-            forEachMember(value, [&](std::string_view key, int64_t keyOffset, ondemand::value &member) {
-                if ((key == "sections" && hasSections) || (key == "items" && hasItems)) {
-                    duplicate(keyOffset, member);
-                } else if (key == "sections") {
-                    hasSections = true;
-                    if (expect(member, ondemand::json_type::array)) {
-                        forEachElement(member, [&](ondemand::value &element) { walkSection(element); });
-                    }
-                } else if (key == "items") {
-                    hasItems = true;
-                    walkBareItems(member);
-                } else {
-                    violation(CSimdJSON_ViolationUnknownSnapshotMember, CSimdJSON_FoundNothing, keyOffset);
-                    skip(member);
-                }
-            });
-            if (hasSections && hasItems) {
-                violation(CSimdJSON_ViolationSectionsAndItems, CSimdJSON_FoundNothing, offset);
-            } else if (!hasSections && !hasItems) {
-                violation(CSimdJSON_ViolationMissingMember, CSimdJSON_FoundNothing, -1, "sections");
-            }
-        }
-        snapshot.sectionCount = sections.size() - snapshot.firstSection;
-        if (++snapshotsWalked == 1) {  // the first snapshot walked is the reference for the second
-            referenceFirst = referenceCursor = snapshotFirstItem;
-            referenceEnd = items.size();
-        }
-    }
-
-    /// The document's root object, or nothing (after reporting) when the root is not an object.
-    bool rootObject(ondemand::value &root) {
-        ondemand::json_type type;
-        if (error_code error = document.type().get(type)) { failOn(error, CSimdJSON_SyntaxValue, 0); }
-        if (type != ondemand::json_type::object) {
-            walkScalarOrArrayRoot(type);
-            return false;
-        }
-        if (error_code error = document.get_value().get(root)) { failOn(error, CSimdJSON_SyntaxObject); }
-        return true;
-    }
-
-    /// A bare item list: one implicit section without id, whose content is the empty object.
-    void walkBareItems(ondemand::value &value) {
-        CSimdJSON_Section record{};
-        walkItems(value, record);
-        if (!keepsRecords()) { return; }
-        size_t start = arena.size;
-        arena.push('{');
-        arena.push('}');
-        finishContent(record, start);
-        sections.push_back(record);
-    }
-
-    void walkRequest() {
-        ondemand::value root;
-        if (!rootObject(root)) { return; }
-        bool seenOptions = false;
-        forEachMember(root, [&](std::string_view key, int64_t keyOffset, ondemand::value &member) {
-            CSimdJSON_Snapshot *snapshot = key == "old" ? &result.oldSnapshot
-                                         : key == "new" ? &result.newSnapshot
-                                                        : nullptr;
-            if (snapshot != nullptr && !snapshot->present) {
-                walkSnapshot(member, *snapshot);
-            } else if (key == "options" && !seenOptions) {
-                seenOptions = true;
-                result.hasOptions = 1;
-                result.optionsOffset = uint64_t(offsetOf(member.raw_json_token().data()));
-                result.optionsLength = uint64_t(checkedLength(member, int64_t(result.optionsOffset)));
-            } else if (snapshot != nullptr || key == "options") {
-                duplicate(keyOffset, member);
-            } else {
-                violation(CSimdJSON_ViolationUnknownRequestMember, CSimdJSON_FoundNothing, keyOffset);
-                skip(member);
-            }
-        });
-        requireEnd();
-        if (!result.oldSnapshot.present) {
-            violation(CSimdJSON_ViolationMissingMember, CSimdJSON_FoundNothing, -1, "old");
-        }
-        if (!result.newSnapshot.present) {
-            violation(CSimdJSON_ViolationMissingMember, CSimdJSON_FoundNothing, -1, "new");
-        }
-    }
-
-    /// A document that is not an object: validate it, then report it.
-    void walkScalarOrArrayRoot(ondemand::json_type type) {
+    /// Validates a document that is not an object.
+    void validateRoot(ondemand::json_type type) {
         if (type == ondemand::json_type::array) {
             ondemand::value root;
             if (error_code error = document.get_value().get(root)) { failOn(error, CSimdJSON_SyntaxArray); }
@@ -867,7 +753,6 @@ struct CSimdJSON_Parser {
             std::string_view unescaped;
             scalarRoot(type, unescaped);
         }
-        violation(CSimdJSON_ViolationExpectedObject, foundFor(type), 0);
     }
 
     /// A document that is one scalar: validates it to its end and returns its token (a string's unescaped bytes
@@ -992,34 +877,48 @@ struct CSimdJSON_Parser {
         members.clear();
         keys.clear();
         cleanFrom = nextBackslash = nullptr;
-        referenceFirst = referenceEnd = referenceCursor = snapshotsWalked = snapshotFirstItem = 0;
+        referenceFirst = referenceEnd = referenceCursor = groupsEnded = groupFirstItem = 0;
         depth = 0;
+        failed = false;
     }
 
-    /// Iterates `bytes[0 ..< length]` and calls `walk` on the document, then `after` (which must not read the
-    /// document: a large input's structural index is gone by then), recording the outcome in `result`.
-    template <typename Walk, typename After>
-    void run(const uint8_t *bytes, size_t length, size_t capacity, Walk &&walk, After &&after) {
+    /// Starts a walk over `bytes[0 ..< length]` (stage 1); false when it ended at once (empty, or a fatal error).
+    bool start(const uint8_t *bytes, size_t length, size_t capacity) {
         input = reinterpret_cast<const char *>(bytes);
         inputLength = length;
-        try {
+        return attempt([&] {
             error_code error = json.iterate(bytes, length, capacity).get(document);
             if (error == EMPTY) {
                 result.status = CSimdJSON_StatusEmpty;
-            } else if (error != SUCCESS) {
-                failOn(error, CSimdJSON_SyntaxValue, 0);
-            } else {
-                walk();
+                throw Abort();
             }
+            if (error != SUCCESS) { failOn(error, CSimdJSON_SyntaxValue, 0); }
+        });
+    }
+
+    /// Runs one step of a walk, `body`; false when a fatal error has ended the walk (now or before: the status is
+    /// recorded, and later steps do nothing).
+    template <typename Body> bool attempt(Body &&body) {
+        if (failed) { return false; }
+        try {
+            body();
+            return true;
         } catch (const Abort &) {
         } catch (...) {  // std::bad_alloc from a buffer or a vector
             result.status = CSimdJSON_StatusOutOfMemory;
         }
+        failed = true;
+        return false;
+    }
+
+    /// Ends a walk: calls `after` when it succeeded (which must not read the document: a large input's
+    /// structural index is gone by then), and records the outcome in `result`.
+    template <typename After> void finish(After &&after) {
         // The walk is over: a large input's structural index (4 bytes per token: more than the input for small
         // values) is not needed by `after` nor while the caller copies the results out, so free it now rather
         // than when the handle goes, which lowers the request's peak memory. Small inputs keep their buffers for
         // the next parse.
-        if (length > kReleaseIndexAbove) { json = ondemand::parser{}; }
+        if (inputLength > kReleaseIndexAbove) { json = ondemand::parser{}; }
         if (result.status == CSimdJSON_StatusOK) {
             try {
                 after();
@@ -1027,32 +926,167 @@ struct CSimdJSON_Parser {
                 result.status = CSimdJSON_StatusOutOfMemory;
             }
         }
-        if (length > kReleaseIndexAbove) {
+        if (inputLength > kReleaseIndexAbove) {
             std::vector<IDSlot>().swap(idTable);  // (swap frees the storage; assigning {} would only clear it)
         }
         publish();
     }
 
+    /// Walks `bytes[0 ..< length]` with `walk` at once.
     template <typename Walk> void run(const uint8_t *bytes, size_t length, size_t capacity, Walk &&walk) {
-        run(bytes, length, capacity, walk, [] {});
+        if (start(bytes, length, capacity)) { attempt(walk); }
+        finish([] {});
     }
 
-    /// CSimdJSON_Parse.
-    void parse(const uint8_t *bytes, size_t length, size_t capacity) {
+    // MARK: The cursor (CSimdJSON_Cursor*; see CSimdJSON.h)
+
+    bool cursorBegin(const uint8_t *bytes, size_t length, size_t capacity, size_t itemCount, size_t sectionCount) {
         reset();
-        // A large input's item tables are reserved once for the most items it can hold (an item is at least
-        // `{"id":0}` and a separator): growing them by doubling would hold the old and the new copy at once.
-        // (simdjson refuses an input of 4 GiB or more, CAPACITY, before the walk: items' offsets fit 32 bits.)
-        // Likewise its section records: a valid section object is at least `{"id":0,"items":[]}` (19 bytes) and a
-        // separator (',' or the array's ']'), and each snapshot may be a bare item list, one implicit section.
-        // Objects that break the schema (`{}`) may be more, but no record is kept after the first violation
-        // (keepsRecords), so the tables never outgrow these reservations.
-        if (length > kReleaseIndexAbove) {
-            items.reserve(length / 9 + 1);
-            sections.reserve(maximumSections(length));
+        input = reinterpret_cast<const char *>(bytes);
+        inputLength = length;
+        // A large input's record tables are reserved once for the most records it can hold: growing them by
+        // doubling would hold the old and the new copy at once. (simdjson refuses an input of 4 GiB or more,
+        // CAPACITY, before the walk: records' offsets fit 32 bits.)
+        if (length > kReleaseIndexAbove && !attempt([&] {
+                items.reserve(itemCount);
+                sections.reserve(sectionCount);
+            })) {
+            return false;
         }
-        run(bytes, length, capacity, [&] { walkRequest(); }, [&] {
-            if (violations.empty() && violationsOmitted == 0) { numberIDs(); }  // for the diff's matching
+        return start(bytes, length, capacity);
+    }
+
+    uint8_t cursorRoot() {
+        uint8_t found = CSimdJSON_FoundNothing;
+        attempt([&] {
+            ondemand::json_type type;
+            if (error_code error = document.type().get(type)) { failOn(error, CSimdJSON_SyntaxValue, 0); }
+            if (type == ondemand::json_type::object) {
+                if (error_code error = document.get_value().get(current)) { failOn(error, CSimdJSON_SyntaxObject); }
+            } else {
+                validateRoot(type);
+            }
+            found = foundFor(type);
+        });
+        return found;
+    }
+
+    int64_t cursorEnter() {
+        int64_t start = -1;
+        attempt([&] {
+            start = offsetOf(current.raw_json_token().data());  // (peeks: the iterator stays on the bracket)
+            enter();
+            Level &level = levels[depth - 1];
+            level.started = false;
+            level.index = 0;
+            if (input[start] == '{') {
+                ondemand::object object;
+                if (error_code error = current.get_object().get(object)) { failOn(error, CSimdJSON_SyntaxObject); }
+                if (error_code error = object.begin().get(level.member)) { failOn(error, CSimdJSON_SyntaxObject); }
+                if (error_code error = object.end().get(level.memberEnd)) { failOn(error, CSimdJSON_SyntaxObject); }
+            } else {
+                ondemand::array array;
+                if (error_code error = current.get_array().get(array)) { failOn(error, CSimdJSON_SyntaxArray); }
+                if (error_code error = array.begin().get(level.element)) { failOn(error, CSimdJSON_SyntaxArray); }
+                if (error_code error = array.end().get(level.elementEnd)) { failOn(error, CSimdJSON_SyntaxArray); }
+            }
+        });
+        return start;
+    }
+
+    bool cursorNextMember(std::string_view &name, int64_t &nameOffset) {
+        bool found = false;
+        attempt([&] {
+            Level &level = levels[depth - 1];
+            if (level.started) { ++level.member; }
+            level.started = true;
+            if (!(level.member != level.memberEnd)) {
+                leave();
+                return;
+            }
+            ondemand::field field;
+            if (error_code error = (*level.member).get(field)) { failOn(error, CSimdJSON_SyntaxObject); }
+            name = currentName = readName(field, nameOffset);
+            currentNameOffset = nameOffset;
+            current = field.value();
+            found = true;
+        });
+        return found;
+    }
+
+    bool cursorNextElement() {
+        bool found = false;
+        attempt([&] {
+            Level &level = levels[depth - 1];
+            if (level.started) { ++level.element; }
+            level.started = true;
+            if (!(level.element != level.elementEnd)) {
+                leave();
+                return;
+            }
+            if (error_code error = (*level.element).get(current)) { failOn(error, CSimdJSON_SyntaxArray); }
+            path[depth - 1] = {nullptr, 0, level.index++};
+            found = true;
+        });
+        return found;
+    }
+
+    CSimdJSON_ID cursorReadID() {
+        CSimdJSON_ID read{};
+        attempt([&] {
+            WalkedID id = readID(current);
+            read = {id.packed(), id.kind, id.inInput};
+        });
+        return read;
+    }
+
+    uint32_t cursorProbeEach(std::string_view name) {
+        size_t first = items.size();
+        attempt([&] {
+            if (expect(current, ondemand::json_type::array)) {
+                forEachElement(current, [&](ondemand::value &element) { probeObject(element, name); });
+            }
+        });
+        return uint32_t(items.size() - first);  // (fewer than 2^29 records: see CSimdJSON_Item)
+    }
+
+    uint64_t cursorSpan(uint64_t &offset) {
+        uint64_t length = 0;
+        attempt([&] {
+            int64_t start = offsetOf(current.raw_json_token().data());  // (peeks)
+            offset = uint64_t(start);
+            length = uint64_t(checkedLength(current, start));
+        });
+        return length;
+    }
+
+    void cursorBeginGroup(size_t &sectionCount, size_t &itemCount) {
+        sectionCount = sections.size();
+        itemCount = groupFirstItem = items.size();
+    }
+
+    size_t cursorEndGroup() {
+        if (++groupsEnded == 1) {  // the first group is the reference of the next
+            referenceFirst = referenceCursor = groupFirstItem;
+            referenceEnd = items.size();
+        }
+        return sections.size();
+    }
+
+    void cursorAddSection(CSimdJSON_Section record) {
+        attempt([&] {
+            if (!keepsRecords()) { return; }
+            size_t contentStart = arena.size;
+            arena.append(sectionContent.data, sectionContent.size);
+            finishContent(record, contentStart);
+            sections.push_back(record);
+        });
+    }
+
+    /// CSimdJSON_CursorFinish: numbers the probed ids when the walk found no violation (for the diff's matching).
+    void cursorFinish() {
+        finish([&] {
+            if (violations.empty() && violationsOmitted == 0) { numberIDs(); }
         });
     }
 
@@ -1194,12 +1228,9 @@ struct CSimdJSON_Parser {
 
     static constexpr size_t kReleaseIndexAbove = 4u << 20;
 
-    /// The most sections a valid request of `length` bytes holds (see `parse`): CSimdJSON_MaximumSections.
-    static constexpr size_t maximumSections(size_t length) { return length / 20 + 2; }
-
-    /// CSimdJSON_CanonicalItem: encodes the members other than "id" of an item walked before.
+    /// CSimdJSON_CanonicalItem: encodes the members other than `skipped` of an object probed before.
     const uint8_t *canonicalItem(const uint8_t *bytes, size_t offset, size_t length, size_t capacity,
-                                 size_t *encodedLength) {
+                                 std::string_view skipped, size_t *encodedLength) {
         reset();
         input = reinterpret_cast<const char *>(bytes + offset);
         inputLength = length;
@@ -1211,7 +1242,7 @@ struct CSimdJSON_Parser {
             size_t base = members.size();
             itemContent.push('{');
             forEachMember(root, [&](std::string_view key, int64_t keyOffset, ondemand::value &member) {
-                if (key == "id") {
+                if (key == skipped) {
                     check(member);
                 } else {
                     encodeMember(key, keyOffset, member, itemContent);
@@ -1298,9 +1329,11 @@ struct CSimdJSON_Parser {
     /// An answer of the lockstep comparison.
     enum Same { different = 0, equal = 1, unknown = -1 };
 
-    /// CSimdJSON_SameItemContent: compares two item texts walked before, member by member in the order written.
+    /// CSimdJSON_SameItemContent: compares two object texts probed before, member by member in the order written,
+    /// but for their members named `skipped`.
     Same sameItemContent(const uint8_t *bytesA, size_t capacityA, size_t offsetA, size_t lengthA,
-                         const uint8_t *bytesB, size_t capacityB, size_t offsetB, size_t lengthB) {
+                         const uint8_t *bytesB, size_t capacityB, size_t offsetB, size_t lengthB,
+                         std::string_view skipped) {
         reset();
         input = reinterpret_cast<const char *>(bytesA + offsetA);
         inputLength = lengthA;
@@ -1312,21 +1345,22 @@ struct CSimdJSON_Parser {
                 otherDocument.get_value().get(b) != SUCCESS) {
                 return unknown;
             }
-            return sameObjects(a, b, true);
+            return sameObjects(a, b, &skipped);
         } catch (...) {  // out of memory (the texts were validated by the parse that found them)
             return unknown;
         }
     }
 
-    /// The next member of `object` (skipping "id" when `skipID`), or false at its end.
-    bool nextMember(ondemand::object_iterator &at, ondemand::object_iterator &end, bool skipID, std::string_view &key,
+    /// The next member of `object` (skipping those named `*skipped`, unless it is null), or false at its end.
+    bool nextMember(ondemand::object_iterator &at, ondemand::object_iterator &end, const std::string_view *skipped,
+                    std::string_view &key,
                     ondemand::value &value) {
         while (at != end) {
             ondemand::field field;
             if (error_code error = (*at).get(field)) { failOn(error, CSimdJSON_SyntaxObject); }
             if (error_code error = field.unescaped_key().get(key)) { failOn(error, CSimdJSON_SyntaxString); }
             value = field.value();
-            if (skipID && key == "id") {
+            if (skipped != nullptr && key == *skipped) {
                 check(value);  // consumed, so that the iterator can move on
                 ++at;
                 continue;
@@ -1339,7 +1373,7 @@ struct CSimdJSON_Parser {
     /// Two objects' members in the order written: different at the first member whose value differs (keys are
     /// unique, so each side's member of that name is that one), unknown when the names stop matching (the
     /// same members may come in another order).
-    Same sameObjects(ondemand::value &a, ondemand::value &b, bool skipID) {
+    Same sameObjects(ondemand::value &a, ondemand::value &b, const std::string_view *skipped) {
         ondemand::object objectA, objectB;
         if (error_code error = a.get_object().get(objectA)) { failOn(error, CSimdJSON_SyntaxObject); }
         if (error_code error = b.get_object().get(objectB)) { failOn(error, CSimdJSON_SyntaxObject); }
@@ -1351,8 +1385,8 @@ struct CSimdJSON_Parser {
         std::string_view keyA, keyB;
         ondemand::value valueA, valueB;
         while (true) {
-            bool hasA = nextMember(atA, endA, skipID, keyA, valueA);
-            bool hasB = nextMember(atB, endB, skipID, keyB, valueB);
+            bool hasA = nextMember(atA, endA, skipped, keyA, valueA);
+            bool hasB = nextMember(atB, endB, skipped, keyB, valueB);
             if (!hasA || !hasB) { return hasA == hasB ? equal : different; }  // a name only one side has
             if (keyA != keyB) { return unknown; }
             Same same = sameValues(valueA, valueB);
@@ -1367,7 +1401,7 @@ struct CSimdJSON_Parser {
         if (type != typeOf(b)) { return different; }
         switch (type) {
         case ondemand::json_type::object:
-            return sameObjects(a, b, false);
+            return sameObjects(a, b, nullptr);
         case ondemand::json_type::array: {
             ondemand::array arrayA, arrayB;
             if (error_code error = a.get_array().get(arrayA)) { failOn(error, CSimdJSON_SyntaxArray); }
@@ -1439,8 +1473,6 @@ struct CSimdJSON_Parser {
 
 extern "C" {
 
-size_t CSimdJSON_MaximumSections(size_t length) { return CSimdJSON_Parser::maximumSections(length); }
-
 size_t CSimdJSON_ParserRetainedBytes(const CSimdJSON_Parser *parser) {
     // simdjson keeps ~4 bytes of structural index and 5/3 bytes of string buffer per input byte.
     return parser->json.capacity() * 6 + parser->arena.capacity + parser->sectionContent.capacity +
@@ -1487,9 +1519,93 @@ void CSimdJSON_ParserReturn(CSimdJSON_Parser *parser, size_t maximumIdle, size_t
     delete parser;
 }
 
-const CSimdJSON_Result *CSimdJSON_Parse(CSimdJSON_Parser *parser, const uint8_t *bytes, size_t length,
-                                        size_t capacity) {
-    parser->parse(bytes, length, capacity);
+int CSimdJSON_CursorBegin(CSimdJSON_Parser *parser, const uint8_t *bytes, size_t length, size_t capacity,
+                          size_t items, size_t sections) {
+    return parser->cursorBegin(bytes, length, capacity, items, sections);
+}
+
+uint8_t CSimdJSON_CursorRoot(CSimdJSON_Parser *parser) { return parser->cursorRoot(); }
+
+void CSimdJSON_CursorSkip(CSimdJSON_Parser *parser) {
+    parser->attempt([&] { parser->check(parser->current); });
+}
+
+int CSimdJSON_CursorExpect(CSimdJSON_Parser *parser, int object) {
+    bool expected = false;
+    parser->attempt([&] {
+        expected = parser->expect(parser->current, object ? ondemand::json_type::object : ondemand::json_type::array);
+    });
+    return expected;
+}
+
+int64_t CSimdJSON_CursorEnter(CSimdJSON_Parser *parser) { return parser->cursorEnter(); }
+
+int CSimdJSON_CursorNextMember(CSimdJSON_Parser *parser, const uint8_t **name, size_t *nameLength, int64_t *nameOffset) {
+    std::string_view read;
+    bool found = parser->cursorNextMember(read, *nameOffset);
+    *name = reinterpret_cast<const uint8_t *>(read.data());
+    *nameLength = read.size();
+    return found;
+}
+
+int CSimdJSON_CursorNextElement(CSimdJSON_Parser *parser) { return parser->cursorNextElement(); }
+
+CSimdJSON_ID CSimdJSON_CursorReadID(CSimdJSON_Parser *parser) { return parser->cursorReadID(); }
+
+uint32_t CSimdJSON_CursorProbeEach(CSimdJSON_Parser *parser, const char *name, size_t nameLength) {
+    return parser->cursorProbeEach(std::string_view(name, nameLength));
+}
+
+uint64_t CSimdJSON_CursorSpan(CSimdJSON_Parser *parser, uint64_t *offset) { return parser->cursorSpan(*offset); }
+
+void CSimdJSON_CursorViolation(CSimdJSON_Parser *parser, uint8_t kind, uint8_t found, int64_t offset,
+                               const char *lastStep, size_t lastStepLength) {
+    parser->attempt([&] {
+        int64_t at = offset == CSimdJSON_Parser::askSimdjson ? parser->currentOffset() : offset;
+        parser->violation(kind, found, at, lastStep == nullptr ? std::string_view() : std::string_view(lastStep, lastStepLength));
+    });
+}
+
+void CSimdJSON_CursorRequireEnd(CSimdJSON_Parser *parser) {
+    parser->attempt([&] { parser->requireEnd(); });
+}
+
+int64_t CSimdJSON_CursorEndOfLeft(CSimdJSON_Parser *parser, int64_t start) {
+    if (parser->failed || start < 0) { return start; }
+    return parser->endOfValueWalked(start, parser->input[start] == '{' ? '}' : ']');
+}
+
+void CSimdJSON_CursorBeginGroup(CSimdJSON_Parser *parser, size_t *sections, size_t *items) {
+    parser->cursorBeginGroup(*sections, *items);
+}
+
+size_t CSimdJSON_CursorEndGroup(CSimdJSON_Parser *parser) { return parser->cursorEndGroup(); }
+
+void CSimdJSON_CursorCanonicalBegin(CSimdJSON_Parser *parser) {
+    parser->attempt([&] {
+        parser->canonicalBase = parser->members.size();
+        parser->sectionContent.size = 0;
+        parser->sectionContent.push('{');
+    });
+}
+
+void CSimdJSON_CursorCanonicalMember(CSimdJSON_Parser *parser) {
+    parser->attempt([&] {
+        parser->encodeMember(parser->currentName, parser->currentNameOffset, parser->current, parser->sectionContent);
+    });
+}
+
+void CSimdJSON_CursorCanonicalEnd(CSimdJSON_Parser *parser) {
+    parser->attempt([&] {
+        parser->finishObject(parser->sectionContent, parser->canonicalBase);
+        parser->sectionContent.push('}');
+    });
+}
+
+void CSimdJSON_CursorAddSection(CSimdJSON_Parser *parser, CSimdJSON_Section record) { parser->cursorAddSection(record); }
+
+const CSimdJSON_Result *CSimdJSON_CursorFinish(CSimdJSON_Parser *parser) {
+    parser->cursorFinish();
     return &parser->result;
 }
 
@@ -1500,13 +1616,17 @@ const CSimdJSON_Result *CSimdJSON_ParseTree(CSimdJSON_Parser *parser, const uint
 }
 
 const uint8_t *CSimdJSON_CanonicalItem(CSimdJSON_Parser *parser, const uint8_t *bytes, size_t offset, size_t length,
-                                       size_t capacity, size_t *encodedLength) {
-    return parser->canonicalItem(bytes, offset, length, capacity, encodedLength);
+                                       size_t capacity, const char *skipped, size_t skippedLength,
+                                       size_t *encodedLength) {
+    return parser->canonicalItem(bytes, offset, length, capacity, std::string_view(skipped, skippedLength),
+                                 encodedLength);
 }
 
 int CSimdJSON_SameItemContent(CSimdJSON_Parser *parser, const uint8_t *bytesA, size_t capacityA, size_t offsetA,
-                              size_t lengthA, const uint8_t *bytesB, size_t capacityB, size_t offsetB, size_t lengthB) {
-    return parser->sameItemContent(bytesA, capacityA, offsetA, lengthA, bytesB, capacityB, offsetB, lengthB);
+                              size_t lengthA, const uint8_t *bytesB, size_t capacityB, size_t offsetB, size_t lengthB,
+                              const char *skipped, size_t skippedLength) {
+    return parser->sameItemContent(bytesA, capacityA, offsetA, lengthA, bytesB, capacityB, offsetB, lengthB,
+                                   std::string_view(skipped, skippedLength));
 }
 
 const CSimdJSON_Child *CSimdJSON_Children(CSimdJSON_Parser *parser, const uint8_t *bytes, size_t offset, size_t length,

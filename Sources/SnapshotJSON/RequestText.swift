@@ -80,7 +80,9 @@ final class RequestText: Sendable {
         precondition(otherOffset >= 0 && otherCount >= 0 && otherOffset + otherCount <= other.bytes.count, "range outside the body")
         let parser = SimdJSONParser.borrow()
         defer { parser.recycle() }
-        return parser.sameItemContent(bytes, offset ..< offset + count, other.bytes, otherOffset ..< otherOffset + otherCount)
+        return parser.sameContent(
+            bytes, offset ..< offset + count, other.bytes, otherOffset ..< otherOffset + otherCount,
+            skipping: DiffRequestSchema.idMember)
     }
 
     /// The canonical encoding of the item whose raw text is at `offset ..< offset + count` (every member but
@@ -89,7 +91,7 @@ final class RequestText: Sendable {
         precondition(offset >= 0 && count >= 0 && offset + count <= bytes.count, "range outside the body")
         let parser = SimdJSONParser.borrow()
         defer { parser.recycle() }
-        return parser.canonicalItem(bytes, offset ..< offset + count)
+        return parser.canonicalContent(bytes, offset ..< offset + count, skipping: DiffRequestSchema.idMember)
     }
 
     /// The `count` bytes at `offset`, sharing the body's storage.

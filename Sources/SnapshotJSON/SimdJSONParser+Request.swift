@@ -5,10 +5,10 @@ internal import CSimdJSON
 
 extension SimdJSONParser {
     /// Walks a `/diff` body (`padded`, with its padding as spare capacity; `body` as the client sent it, for
-    /// locating errors) and builds the request, or the error.
+    /// locating errors) with ``DiffRequestSchema`` and builds the request, or the error.
     func readRequest(_ padded: [UInt8], body: [UInt8]) -> Result<DiffRequest, RequestError> {
         padded.withUnsafeBufferPointer { buffer in
-            let result = CSimdJSON_Parse(pointer, buffer.baseAddress, buffer.count, padded.capacity).pointee
+            let (walked, result) = walk(buffer, capacity: padded.capacity)
             if let failure = failure(of: result, body: body) { return .failure(failure) }
 
             var violations = (0 ..< result.violationCount).map { violation(result.violations[$0], text: result) }
@@ -16,18 +16,17 @@ extension SimdJSONParser {
             let arena = ContentArena(takingFrom: self, count: Int(result.arenaLength))
             var options = DiffOptions()
             var layouts: JSONReader?
-            if result.hasOptions != 0 {
+            if let span = walked.options {
                 // Another parser: this one's result is still being read.
-                let start = Int(result.optionsOffset)
                 let tree = SimdJSONParser.withBorrowed {
-                    $0.validTree(padded, start ..< start + Int(result.optionsLength), listedDepth: DiffOptions.decodedDepth)
+                    $0.validTree(padded, span, listedDepth: DiffOptions.decodedDepth)
                 }
                 var errors = FieldErrors()
                 options = DiffOptions(decoding: JSONReader(tree), errors: &errors, layouts: &layouts)
                 violations += errors.errors
                 omitted += errors.count - errors.errors.count
             }
-            guard violations.isEmpty && omitted == 0 else {
+            guard violations.isEmpty && omitted == 0, let oldRecord = walked.old, let newRecord = walked.new else {
                 return .failure(RequestReader.invalid(violations, omitted: omitted))
             }
             if let layouts {
@@ -45,8 +44,29 @@ extension SimdJSONParser {
                 padded: padded, sectionPlaces: sectionPlaces,
                 unescapedIDs: Array(UnsafeBufferPointer(start: result.idBytes, count: result.idByteCount)), arena: arena)
             let builder = SnapshotBuilder(result: result, input: buffer, text: text)
-            let (old, new) = builder.snapshots(old: result.oldSnapshot, new: result.newSnapshot)
+            let (old, new) = builder.snapshots(old: oldRecord, new: newRecord)
             return .success(DiffRequest(old: old, new: new, options: options))
+        }
+    }
+
+    /// Walks `buffer` (`capacity` bytes readable) with ``DiffRequestSchema``: what the walk found, and the bridge's
+    /// result (valid until the parser's next use).
+    private func walk(_ buffer: UnsafeBufferPointer<UInt8>, capacity: Int) -> (DiffRequestSchema.Walked, CSimdJSON_Result) {
+        var walked = DiffRequestSchema.Walked()
+        let reserved = DiffRequestSchema.reservations(bodyLength: buffer.count)
+        if CSimdJSON_CursorBegin(pointer, buffer.baseAddress, buffer.count, capacity, reserved.items, reserved.sections) != 0 {
+            walked = DiffRequestSchema.walk(RequestCursor(pointer: pointer))
+        }
+        return (walked, CSimdJSON_CursorFinish(pointer).pointee)
+    }
+
+    /// The records a walk of `padded` (its padding as spare capacity) keeps, and its violations (listed and
+    /// omitted); `nil` when the body is not valid JSON. For the tests of the records' bound.
+    func recordCounts(walking padded: [UInt8]) -> (items: Int, sections: Int, violations: Int, omitted: Int)? {
+        padded.withUnsafeBufferPointer { buffer in
+            let result = walk(buffer, capacity: padded.capacity).1
+            guard Int(result.status) == CSimdJSON_StatusOK else { return nil }
+            return (result.itemCount, result.sectionCount, result.violationCount, result.violationsOmitted)
         }
     }
 
@@ -237,13 +257,10 @@ extension SimdJSONParser {
             case CSimdJSON_ViolationExpectedArray: "expected array, found \(found)"
             case CSimdJSON_ViolationExpectedID: "expected string or integer, found \(found)"
             case CSimdJSON_ViolationMissingMember: "missing required member"
-            case CSimdJSON_ViolationUnknownRequestMember: "unknown member; expected \"old\", \"new\" or \"options\""
-            case CSimdJSON_ViolationUnknownSnapshotMember: "unknown member; expected \"sections\" or \"items\""
             case CSimdJSON_ViolationDuplicateMember: "duplicate member name"
-            case CSimdJSON_ViolationSectionsAndItems: "has both \"sections\" and \"items\"; expected one of them"
             case CSimdJSON_ViolationExponentRange:
                 "number exponent out of range (limit ±\(DiffRequest.maximumExponentMagnitude))"
-            default: "invalid value"
+            default: RequestCursor.rule(ofKind: record.kind)?.message ?? "invalid value"
             }
         return Violation(path: path(record.pathOffset, record.pathLength), message: message,
                          byteOffset: record.byteOffset < 0 ? nil : Int(record.byteOffset))
@@ -297,7 +314,9 @@ extension SimdJSONParser {
         ///
         /// - Complexity: O(*n*) for *n* items, plus the comparison of each item whose text differs from its
         ///   counterpart's.
-        func snapshots(old: CSimdJSON_Snapshot, new: CSimdJSON_Snapshot) -> (old: Snapshot, new: Snapshot) {
+        func snapshots(
+            old: DiffRequestSchema.SnapshotRecord, new: DiffRequestSchema.SnapshotRecord
+        ) -> (old: Snapshot, new: Snapshot) {
             if old.firstSection <= new.firstSection {
                 let (built, reference) = reference(to: snapshot(old, repeating: nil), old)
                 return (built, snapshot(new, repeating: reference))
@@ -315,7 +334,7 @@ extension SimdJSONParser {
         /// its index. Only when an id repeats is a table of counterparts made.
         ///
         /// - Complexity: O(1) when the snapshot's ids are all different, else O(*n*) for its *n* items.
-        private func reference(to built: Snapshot, _ record: CSimdJSON_Snapshot) -> (Snapshot, Reference) {
+        private func reference(to built: Snapshot, _ record: DiffRequestSchema.SnapshotRecord) -> (Snapshot, Reference) {
             let first = firstItem(of: record)
             let count = built.itemCount
             if idsNumbered && (count == 0 || Int(items[first + count - 1].idNumber) == count - 1) {
@@ -432,20 +451,20 @@ extension SimdJSONParser {
             }
         }
 
-        private func firstItem(of record: CSimdJSON_Snapshot) -> Int {
-            record.sectionCount == 0 ? items.count : Int(record.firstItem)
+        private func firstItem(of record: DiffRequestSchema.SnapshotRecord) -> Int {
+            record.sectionCount == 0 ? items.count : record.firstItem
         }
 
         /// Builds a snapshot; the one walked first (without `reference`) marks the items whose id an earlier item
         /// of it has: those are undecided (``WireItem/contentNumber`` -1), since the diff keeps only the first item
         /// of an id (keepFirst; with reject the request is refused), and the other snapshot's items are decided
         /// against that one.
-        private func snapshot(_ record: CSimdJSON_Snapshot, repeating reference: Reference?) -> Snapshot {
-            let first = Int(record.firstSection)
+        private func snapshot(_ record: DiffRequestSchema.SnapshotRecord, repeating reference: Reference?) -> Snapshot {
+            let first = record.firstSection
             var distinctIDs = 0  // the ids met so far: the parse numbers them in order of first appearance
-            var firstItem = Int(record.firstItem)  // the section's: its items follow the previous section's
+            var firstItem = record.firstItem  // the section's: its items follow the previous section's
             return Snapshot(
-                sections: sections[first ..< first + Int(record.sectionCount)].map { record in
+                sections: sections[first ..< first + record.sectionCount].map { record in
                     defer { firstItem += Int(record.itemCount) }
                     return section(record, firstItem: firstItem, repeating: reference, distinctIDs: &distinctIDs)
                 },
@@ -523,5 +542,168 @@ extension SimdJSONParser {
             let bytes = inInput ? input : idBytes
             return .string(String(decoding: UnsafeBufferPointer(rebasing: bytes[start ..< start + count]), as: UTF8.self))
         }
+    }
+}
+
+/// A member name a ``RequestCursor`` read: its unescaped UTF-8 bytes (valid while the walk lasts) and where its
+/// opening quote is.
+struct MemberName {
+    fileprivate let bytes: UnsafeBufferPointer<UInt8>
+    /// The offset of the name's opening quote in the body.
+    let offset: Int
+
+    /// Whether the name is `literal`.
+    static func == (name: MemberName, literal: StaticString) -> Bool {
+        guard name.bytes.count == literal.utf8CodeUnitCount else { return false }
+        let start = literal.utf8Start
+        for index in name.bytes.indices where name.bytes[index] != start[index] { return false }
+        return true
+    }
+}
+
+/// A walk over a body that its caller steers, one value at a time (CSimdJSON's cursor): a schema in Swift
+/// (``DiffRequestSchema``) decides which members each object has and what breaks it; the bridge validates every
+/// value, keeps the path, probes arrays of objects into item records, canonicalises section contents and
+/// records the violations at their places, in document order.
+///
+/// Every value the cursor stands on must be read or skipped before it moves on. After a fatal error (syntax,
+/// nesting, memory) every step does nothing and answers as at an end; the walk's outcome says what happened.
+struct RequestCursor {
+    fileprivate let pointer: OpaquePointer
+
+    /// The kind of the document's value.
+    struct Found {
+        fileprivate let code: UInt8
+        var isObject: Bool { Int(code) == CSimdJSON_FoundObject }
+        /// Nothing: the walk ended before the value could be read.
+        var isNothing: Bool { Int(code) == CSimdJSON_FoundNothing }
+    }
+
+    /// An id read (a string or an integer), or none (missing or invalid).
+    struct ID {
+        fileprivate let read: CSimdJSON_ID
+    }
+
+    /// A place in the walk's records: how many sections and probed items came before.
+    typealias RecordCounts = (sections: Int, items: Int)
+
+    /// Stands on the document's value and returns its kind (one that is not an object is validated at once).
+    func root() -> Found { Found(code: CSimdJSON_CursorRoot(pointer)) }
+
+    /// Whether the value is an object (or, when `object` is false, an array); if not, records that it should be
+    /// and skips it.
+    func expect(object: Bool) -> Bool { CSimdJSON_CursorExpect(pointer, object ? 1 : 0) != 0 }
+
+    /// Enters the object or array (``expect(object:)`` said it is one); returns the offset of its bracket.
+    @discardableResult
+    func enter() -> Int { Int(CSimdJSON_CursorEnter(pointer)) }
+
+    /// Stands on the next member of the object entered last, or returns `nil` at its end (and leaves it).
+    func nextMember() -> MemberName? {
+        var name: UnsafePointer<UInt8>?
+        var length = 0
+        var offset: Int64 = 0
+        guard CSimdJSON_CursorNextMember(pointer, &name, &length, &offset) != 0 else { return nil }
+        return MemberName(bytes: UnsafeBufferPointer(start: name, count: length), offset: Int(offset))
+    }
+
+    /// Stands on the next element of the array entered last; false at its end (and leaves it).
+    func nextElement() -> Bool { CSimdJSON_CursorNextElement(pointer) != 0 }
+
+    /// Validates the value and moves past it.
+    func skip() { CSimdJSON_CursorSkip(pointer) }
+
+    /// Reads the value as an id (recording a violation when it is not a string or an integer).
+    func readID() -> ID { ID(read: CSimdJSON_CursorReadID(pointer)) }
+
+    /// Reads the value as an array of items, each an object with its id in member `idMember`, and records them;
+    /// returns how many it recorded.
+    func probeEach(idMember: StaticString) -> Int {
+        idMember.withUTF8Buffer { name in
+            Int(CSimdJSON_CursorProbeEach(
+                pointer, UnsafeRawPointer(name.baseAddress)?.assumingMemoryBound(to: CChar.self), name.count))
+        }
+    }
+
+    /// Validates the value and returns where its text lies in the body.
+    func span() -> Range<Int> {
+        var offset: UInt64 = 0
+        let length = CSimdJSON_CursorSpan(pointer, &offset)
+        return Int(offset) ..< Int(offset) + Int(length)
+    }
+
+    /// Checks that nothing follows the document's value.
+    func requireEnd() { CSimdJSON_CursorRequireEnd(pointer) }
+
+    /// The offset just past the object or array that starts at `start` and was just left.
+    func endOfLeft(_ start: Int) -> Int { Int(CSimdJSON_CursorEndOfLeft(pointer, Int64(start))) }
+
+    /// Starts a group of records (a snapshot); the first group ended is the reference of the next: an item of
+    /// it whose bytes repeat one of the first is recorded as that one, without being read again.
+    func beginGroup() -> RecordCounts {
+        var sections = 0, items = 0
+        CSimdJSON_CursorBeginGroup(pointer, &sections, &items)
+        return (sections, items)
+    }
+
+    /// Ends a group; returns the count of sections so far.
+    func endGroup() -> Int { CSimdJSON_CursorEndGroup(pointer) }
+
+    /// Starts a section's content: the canonical encoding of the members given to ``canonicalMember()``.
+    func canonicalBegin() { CSimdJSON_CursorCanonicalBegin(pointer) }
+    /// Adds the member the cursor stands on to the content.
+    func canonicalMember() { CSimdJSON_CursorCanonicalMember(pointer) }
+    /// Closes the content (recording member names given twice).
+    func canonicalEnd() { CSimdJSON_CursorCanonicalEnd(pointer) }
+
+    /// Records a section with the content just closed, its id (if any), its item count and its text (if any),
+    /// while the walk has found no violation.
+    func addSection(id: ID?, itemCount: Int, text: Range<Int>?) {
+        var record = CSimdJSON_Section()
+        if let id {
+            record.id = id.read.packed
+            record.idKind = id.read.kind
+            record.idInInput = id.read.inInput
+        }
+        record.itemCount = UInt32(itemCount)  // (fewer than 2^29 items: see WireItem)
+        if let text {
+            record.textOffset = UInt32(text.lowerBound)
+            record.textLength = UInt32(text.count)
+        }
+        CSimdJSON_CursorAddSection(pointer, record)
+    }
+
+    /// Records that the document's value, of kind `found`, is not an object.
+    func reportNotObject(_ found: Found) {
+        CSimdJSON_CursorViolation(pointer, UInt8(CSimdJSON_ViolationExpectedObject), found.code, 0, nil, 0)
+    }
+
+    /// Records that the object just left has no member `name`.
+    func reportMissing(_ name: StaticString) {
+        name.withUTF8Buffer { bytes in
+            CSimdJSON_CursorViolation(
+                pointer, UInt8(CSimdJSON_ViolationMissingMember), UInt8(CSimdJSON_FoundNothing), -1,
+                UnsafeRawPointer(bytes.baseAddress)?.assumingMemoryBound(to: CChar.self), bytes.count)
+        }
+    }
+
+    /// Records that the member `name` was given before in its object, and skips its value.
+    func reportRepeated(_ name: MemberName) {
+        CSimdJSON_CursorViolation(
+            pointer, UInt8(CSimdJSON_ViolationDuplicateMember), UInt8(CSimdJSON_FoundNothing), Int64(name.offset), nil, 0)
+        skip()
+    }
+
+    /// Records that the value breaks `rule` at byte `offset` (at the member name, for a member).
+    func report(_ rule: DiffRequestSchema.Rule, at offset: Int) {
+        CSimdJSON_CursorViolation(
+            pointer, UInt8(CSimdJSON_ViolationCallerFirst) + rule.rawValue, UInt8(CSimdJSON_FoundNothing),
+            Int64(offset), nil, 0)
+    }
+
+    /// The rule of a violation a walk recorded with ``report(_:at:)``, if it is one.
+    fileprivate static func rule(ofKind kind: UInt8) -> DiffRequestSchema.Rule? {
+        kind < UInt8(CSimdJSON_ViolationCallerFirst) ? nil
+            : DiffRequestSchema.Rule(rawValue: kind - UInt8(CSimdJSON_ViolationCallerFirst))
     }
 }

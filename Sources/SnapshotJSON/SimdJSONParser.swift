@@ -48,10 +48,6 @@ struct SimdJSONParser {
         CSimdJSON_ParserReturn(pointer, Self.maximumIdle, Self.maximumRetainedBytes)
     }
 
-    /// The most sections a request of `bodyLength` bytes without violations holds (both snapshots'): the parse
-    /// reserves that many section records at once for a large body.
-    static func maximumSections(bodyLength: Int) -> Int { CSimdJSON_MaximumSections(bodyLength) }
-
     /// Bytes the parser keeps allocated between parses.
     var retainedBytes: Int { CSimdJSON_ParserRetainedBytes(pointer) }
 
@@ -61,28 +57,36 @@ struct SimdJSONParser {
         CSimdJSON_PaddingIsInert(bytes.baseAddress, bytes.count) != 0
     }
 
-    /// Whether the contents (every member but `id`) of the item texts `a[aRange]` and `b[bRange]` are equal,
-    /// read member by member in the order written; `nil` when that cannot tell (members in another order).
-    /// Both arrays hold their padding as spare capacity.
-    func sameItemContent(_ a: [UInt8], _ aRange: Range<Int>, _ b: [UInt8], _ bRange: Range<Int>) -> Bool? {
+    /// Whether the contents (every member but the one named `skipped`) of the object texts `a[aRange]` and
+    /// `b[bRange]` are equal, read member by member in the order written; `nil` when that cannot tell (members in
+    /// another order). Both arrays hold their padding as spare capacity.
+    func sameContent(
+        _ a: [UInt8], _ aRange: Range<Int>, _ b: [UInt8], _ bRange: Range<Int>, skipping skipped: StaticString
+    ) -> Bool? {
         let same = a.withUnsafeBufferPointer { mine in
             b.withUnsafeBufferPointer { theirs in
-                CSimdJSON_SameItemContent(
-                    pointer, mine.baseAddress, a.capacity, aRange.lowerBound, aRange.count,
-                    theirs.baseAddress, b.capacity, bRange.lowerBound, bRange.count)
+                skipped.withUTF8Buffer { name in
+                    CSimdJSON_SameItemContent(
+                        pointer, mine.baseAddress, a.capacity, aRange.lowerBound, aRange.count,
+                        theirs.baseAddress, b.capacity, bRange.lowerBound, bRange.count,
+                        UnsafeRawPointer(name.baseAddress)?.assumingMemoryBound(to: CChar.self), name.count)
+                }
             }
         }
         return same < 0 ? nil : same == 1
     }
 
-    /// The canonical encoding of the item text `bytes[range]` (every member but `id`); `bytes` holds its
-    /// padding as spare capacity.
-    func canonicalItem(_ bytes: [UInt8], _ range: Range<Int>) -> [UInt8] {
+    /// The canonical encoding of the object text `bytes[range]` (every member but the one named `skipped`);
+    /// `bytes` holds its padding as spare capacity.
+    func canonicalContent(_ bytes: [UInt8], _ range: Range<Int>, skipping skipped: StaticString) -> [UInt8] {
         bytes.withUnsafeBufferPointer { buffer in
             var length = 0
             guard
-                let encoded = CSimdJSON_CanonicalItem(
-                    pointer, buffer.baseAddress, range.lowerBound, range.count, bytes.capacity, &length)
+                let encoded = skipped.withUTF8Buffer({ name in
+                    CSimdJSON_CanonicalItem(
+                        pointer, buffer.baseAddress, range.lowerBound, range.count, bytes.capacity,
+                        UnsafeRawPointer(name.baseAddress)?.assumingMemoryBound(to: CChar.self), name.count, &length)
+                })
             else { fatalError("out of memory while canonicalising an item of \(range.count) bytes") }
             return Array(UnsafeBufferPointer(start: encoded, count: length))
         }

@@ -1,20 +1,20 @@
-import CSimdJSON
 import Testing
+
+@testable import SnapshotJSON
 
 /// The parse keeps item and section records only while the request is valid: a body of empty objects (3 bytes
 /// each, refused for their missing ids) cannot make its tables outgrow what a large input reserves (an item is at
 /// least `{"id":0}`, a section `{"id":0,"items":[]}`), so its memory stays within the route's reservation.
 @Suite struct ParseRecordBoundTests {
-    /// The records and violations of a parse of `body` (the C bridge's own result, read directly).
+    /// The records and violations of a walk of `body` (the C bridge's own result).
     private func parse(_ body: String) -> (items: Int, sections: Int, violations: Int, omitted: Int) {
-        var bytes = Array(body.utf8)
-        let length = bytes.count
-        bytes += [UInt8](repeating: 0, count: Int(CSimdJSON_PADDING))
-        let parser = CSimdJSON_ParserBorrow()!
-        defer { CSimdJSON_ParserReturn(parser, 0, 0) }
-        let result = bytes.withUnsafeBufferPointer { CSimdJSON_Parse(parser, $0.baseAddress, length, $0.count).pointee }
-        #expect(result.status == UInt32(CSimdJSON_StatusOK))
-        return (result.itemCount, result.sectionCount, result.violationCount, result.violationsOmitted)
+        var padded = Array(body.utf8)
+        padded.reserveCapacity(padded.count + SimdJSONParser.padding)
+        padded.append(contentsOf: repeatElement(0, count: SimdJSONParser.padding))
+        padded.removeLast(SimdJSONParser.padding)  // (the spare capacity holds zeros)
+        let counts = SimdJSONParser.withBorrowed { $0.recordCounts(walking: padded) }
+        #expect(counts != nil)
+        return counts ?? (0, 0, 0, 0)
     }
 
     @Test(arguments: [10, 200_000])  // 200,000: over 4 MiB of objects a side, where the parse reserves
@@ -22,7 +22,7 @@ import Testing
         let empties = Array(repeating: "{}", count: count).joined(separator: ",")
         let flood = parse(#"{"old":{"items":[\#(empties)]},"new":{"sections":[\#(empties)]}}"#)
         #expect(flood.items == 0 && flood.sections == 0)
-        #expect(flood.violations == min(3 * count, Int(CSimdJSON_MAX_VIOLATIONS)))
+        #expect(flood.violations == min(3 * count, SimdJSONParser.maximumViolations))
         #expect(flood.violations + flood.omitted == count + 2 * count)  // an id per item; an id and items per section
     }
 

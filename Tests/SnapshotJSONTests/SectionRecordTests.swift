@@ -41,9 +41,9 @@ import Testing
         let request = try parseDiffRequest(body)
         let sections = request.old.sections.count + request.new.sections.count
         #expect(sections == 2 * perSide)
-        #expect(sections <= SimdJSONParser.maximumSections(bodyLength: body.count))
+        #expect(sections <= DiffRequestSchema.maximumSections(bodyLength: body.count))
         // The bound is no looser than a section per 20 bytes (and the two implicit sections).
-        #expect(SimdJSONParser.maximumSections(bodyLength: body.count) <= body.count / 20 + 2)
+        #expect(DiffRequestSchema.maximumSections(bodyLength: body.count) <= body.count / 20 + 2)
     }
 
     /// The texts of the sections are kept when the answer copies or compares them, and read back object by

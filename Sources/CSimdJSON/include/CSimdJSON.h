@@ -1,13 +1,16 @@
 /*
- * CSimdJSON — a plain C view of simdjson On-Demand walks over snapdiff request bodies.
+ * CSimdJSON — a plain C view of simdjson On-Demand walks over JSON texts. It knows JSON, not snapdiff's schema.
  *
- * CSimdJSON_Parse walks a /diff body once, validating every value, and fills flat arrays owned by a reusable
- * parser handle: sections, items, string-id bytes, violations, and one arena holding the canonical encoding of
- * every section's content. An item's content is its raw text in the body: most items of two snapshots are
- * unchanged, byte for byte, so their canonical encoding is only made (CSimdJSON_CanonicalItem) for the few whose
- * texts differ. Swift copies the small arrays and takes ownership of the arena (CSimdJSON_TakeArena), so content
- * bytes are never copied. CSimdJSON_ParseTree lists every value of any JSON text (a /layout body, the options of
- * a /diff body, an item), for Swift to decode.
+ * A cursor (CSimdJSON_Cursor*) walks a body once, in document order, as its caller (Swift, which owns the request
+ * schema) steers it: into objects and arrays, member by member and element by element, reading ids, probing the
+ * objects of an array (one record each: its raw text and the id member the caller names), canonicalising members
+ * into an arena, and recording the violations the caller finds at the path where the cursor stands. Every value
+ * is validated (skipped values too), so syntax errors anywhere are found before the caller's violations are
+ * reported. Records, violations and the arena live in flat arrays owned by a reusable parser handle; Swift copies
+ * the small arrays and takes ownership of the arena (CSimdJSON_TakeArena), so content bytes are never copied.
+ * An object's content is its raw text: most objects of two snapshots are unchanged, byte for byte, so their
+ * canonical encoding is only made (CSimdJSON_CanonicalItem) for the few whose texts differ. CSimdJSON_ParseTree
+ * lists every value of any JSON text (a /layout body, the options of a /diff body, an item), for Swift to decode.
  *
  * Everything a result points to stays valid until the next parse on the same handle or until the handle is
  * given back (CSimdJSON_ParserReturn). A handle is used by one thread at a time.
@@ -56,24 +59,25 @@ enum {
     CSimdJSON_SyntaxIncomplete = 10     /* the document ends inside an array or object */
 };
 
-/** CSimdJSON_Item.idKind and CSimdJSON_Section.idKind */
+/** CSimdJSON_Item.idKind, CSimdJSON_Section.idKind and CSimdJSON_ID.kind */
 enum {
-    CSimdJSON_IDNone = 0,    /* implicit section (bare {"items": [...]}) or missing/invalid id */
+    CSimdJSON_IDNone = 0,    /* no id: none read (a section the caller made without one), missing or invalid */
     CSimdJSON_IDString = 1,  /* the id's packed place: unescaped UTF-8 in idBytes, or in the input (idInInput) */
     CSimdJSON_IDInteger = 2  /* the id is the value (two's complement) */
 };
 
-/** CSimdJSON_Violation.kind */
+/**
+ * CSimdJSON_Violation.kind: the violations the walks find themselves. A cursor's caller records kinds of its own
+ * too (CSimdJSON_CursorViolation): codes from CSimdJSON_ViolationCallerFirst up are never the walks'.
+ */
 enum {
     CSimdJSON_ViolationExpectedObject = 1,
     CSimdJSON_ViolationExpectedArray = 2,
     CSimdJSON_ViolationExpectedID = 3,        /* expected string or integer */
     CSimdJSON_ViolationMissingMember = 4,     /* the path names the missing member */
-    CSimdJSON_ViolationUnknownRequestMember = 5,  /* a member of the request object */
     CSimdJSON_ViolationDuplicateMember = 6,
-    CSimdJSON_ViolationSectionsAndItems = 7,  /* a snapshot has both "sections" and "items" */
     CSimdJSON_ViolationExponentRange = 8,
-    CSimdJSON_ViolationUnknownSnapshotMember = 9  /* a member of a snapshot object */
+    CSimdJSON_ViolationCallerFirst = 16
 };
 
 /** What was found instead (CSimdJSON_Violation.found). */
@@ -90,8 +94,8 @@ enum {
 };
 
 /**
- * An item of CSimdJSON_Parse: where its text and its id lie, and its numbers (32 bytes: a request of many small
- * items holds one per item; inputs are at most 4 GiB, simdjson's limit, so 32-bit offsets reach all of them).
+ * An object probed by a cursor (CSimdJSON_CursorProbeEach), an item of a request: where its text and its id lie,
+ * and its numbers (32 bytes: a request of many small items holds one per item; inputs are at most 4 GiB, simdjson's limit, so 32-bit offsets reach all of them).
  */
 typedef struct CSimdJSON_Item {
     /**
@@ -103,10 +107,10 @@ typedef struct CSimdJSON_Item {
     /** The item's raw JSON text in the input, from its '{' to its '}'. */
     uint32_t textOffset;
     uint32_t textLength;
-    /** 1 + the index of an item of the other snapshot with the very same text (validated once), or 0. */
+    /** 1 + the index of an item of the reference group with the very same text (validated once), or 0. */
     uint32_t repeatOf;
     /**
-     * The number of the item's id among the distinct item ids of the whole parse (both snapshots), counting
+     * The number of the item's id among the distinct item ids of the whole walk (every group), counting
      * from 0 in order of first appearance: two items have the same number exactly when they have the same id.
      * Meaningful only when the result's idsNumbered is set.
      */
@@ -119,41 +123,39 @@ typedef struct CSimdJSON_Item {
 } CSimdJSON_Item;
 
 /**
- * A section of CSimdJSON_Parse: its id, its content, its item count and where its text lies (32 bytes: a request
- * of many small sections holds one per section; inputs are at most 4 GiB, simdjson's limit, so 32-bit offsets and
- * counts reach all of them, and the walk refuses an arena of 4 GiB or more, CSimdJSON_StatusTooLarge). A
- * snapshot's items are its sections' items one section after another: a section's first item is its snapshot's
- * (CSimdJSON_Snapshot.firstItem) plus the item counts of the sections before it.
+ * A section record a cursor's caller adds (CSimdJSON_CursorAddSection): its id, its content, its item count and
+ * where its text lies (32 bytes: a request of many small sections holds one per section; inputs are at most
+ * 4 GiB, simdjson's limit, so 32-bit offsets and counts reach all of them, and the walk refuses an arena of 4 GiB
+ * or more, CSimdJSON_StatusTooLarge).
  */
 typedef struct CSimdJSON_Section {
     /** The id, packed as CSimdJSON_Item.id is (see idKind and idInInput). */
     uint64_t id;
     /**
-     * The section's content: the canonical encoding of its members but "id" and "items" (`{}` when there are
-     * none), at arena[contentOffset ..< contentOffset + contentLength]. (Its hash, CSimdJSON_Hash, is not kept:
+     * The section's content: the canonical encoding of the members its caller canonicalised (`{}` when there
+     * are none), at arena[contentOffset ..< contentOffset + contentLength]. (Its hash, CSimdJSON_Hash, is not kept:
      * a content is most often `{}`, and 8 bytes a section.)
      */
     uint32_t contentOffset;
     uint32_t contentLength;
     uint32_t itemCount;
-    /** The section's JSON text in the input, from its '{' to its '}' (both 0 for an implicit section). */
+    /** The section's JSON text in the input, from its '{' to its '}' (both 0 for a section without a text). */
     uint32_t textOffset;
     uint32_t textLength;
-    /** CSimdJSON_IDNone for an implicit section (bare {"items": [...]}) or a missing or invalid id. */
+    /** CSimdJSON_IDNone for a section without an id, or a missing or invalid one. */
     uint8_t idKind;
     uint8_t idInInput;
 } CSimdJSON_Section;
 
-typedef struct CSimdJSON_Snapshot {
-    uint64_t firstSection;
-    uint64_t sectionCount;
-    /** The index of the snapshot's first item: its items follow one another, section by section. */
-    uint64_t firstItem;
-    uint8_t present;
-} CSimdJSON_Snapshot;
+/** An id a cursor read (CSimdJSON_CursorReadID): packed as CSimdJSON_Item.id is. */
+typedef struct CSimdJSON_ID {
+    uint64_t packed;
+    uint8_t kind;
+    uint8_t inInput;
+} CSimdJSON_ID;
 
 /**
- * A valid-JSON value that breaks the request schema. Its path is in `text`: per step, 'k', a 4-byte length and a
+ * A valid-JSON value that breaks a rule of the walk or of its caller's schema. Its path is in `text`: per step, 'k', a 4-byte length and a
  * member name's UTF-8 bytes, or 'i' and an 8-byte array index (integers little-endian).
  */
 typedef struct CSimdJSON_Violation {
@@ -171,8 +173,6 @@ typedef struct CSimdJSON_Result {
     uint32_t syntax;
     int64_t errorOffset;
 
-    CSimdJSON_Snapshot oldSnapshot;
-    CSimdJSON_Snapshot newSnapshot;
     const CSimdJSON_Section *sections;
     size_t sectionCount;
     const CSimdJSON_Item *items;
@@ -187,16 +187,13 @@ typedef struct CSimdJSON_Result {
     size_t textLength;
 
     /**
-     * Whether the items' ids are numbered (CSimdJSON_Item.idNumber). Only CSimdJSON_Parse numbers them, when it
-     * found no violation, and it gives up (leaving them unnumbered) when ids collide in its hash table far more
+     * Whether the items' ids are numbered (CSimdJSON_Item.idNumber). Only CSimdJSON_CursorFinish numbers them,
+     * when the walk found no violation, and it gives up (leaving them unnumbered) when ids collide in its hash table far more
      * than chance allows: ids crafted to collide then cost the caller's own matching, never a quadratic search
      * here.
      */
     uint8_t idsNumbered;
 
-    uint8_t hasOptions;
-    uint64_t optionsOffset; /* the "options" value's JSON text in the input (validated, not read) */
-    uint64_t optionsLength;
     size_t arenaLength;
 
     /** CSimdJSON_ParseTree: the values of the document, in document order (see CSimdJSON_Value). */
@@ -280,22 +277,100 @@ CSimdJSON_Parser *CSimdJSON_ParserBorrow(void);
  * most `maximumRetainedBytes`), else destroys it. A thread's idle parsers are destroyed when it exits. */
 void CSimdJSON_ParserReturn(CSimdJSON_Parser *parser, size_t maximumIdle, size_t maximumRetainedBytes);
 
-/**
- * Walks `bytes[0 ..< length]`; `capacity >= length + CSimdJSON_PADDING` bytes must be readable.
- * Never returns NULL. The result belongs to the handle.
+/*
+ * The cursor: a walk over `bytes[0 ..< length]` that the caller steers, one call per step, standing on one value
+ * at a time (the document's, then a member's or an element's). Every value must be read or skipped before the
+ * next step moves on, so that every value is validated. A fatal error (syntax, UTF-8, depth, memory) ends the
+ * walk: from then on every step does nothing and answers as at an end (0, false, nothing found), and
+ * CSimdJSON_CursorFinish reports the status.
  */
-const CSimdJSON_Result *CSimdJSON_Parse(CSimdJSON_Parser *parser, const uint8_t *bytes, size_t length,
-                                        size_t capacity);
 
 /**
- * The most section records CSimdJSON_Parse makes for a request of `length` bytes without violations: a section
- * object is at least `{"id":0,"items":[]}` and a separator, and each snapshot may be one implicit section. A
- * large input's records are reserved for that many at once.
+ * Starts a walk (stage 1: the structure of the whole input); `capacity >= length + CSimdJSON_PADDING` bytes must
+ * be readable. A large input's records are reserved at once for `items` probes and `sections` sections (the most
+ * its caller's schema lets it hold without a violation: no record is kept after the first violation). Returns 0
+ * when the walk ended at once (an empty input, or a fatal error).
  */
-size_t CSimdJSON_MaximumSections(size_t length);
+int CSimdJSON_CursorBegin(CSimdJSON_Parser *parser, const uint8_t *bytes, size_t length, size_t capacity,
+                          size_t items, size_t sections);
+/**
+ * Stands on the document's value and returns its kind (CSimdJSON_Found*). A document that is not an object is
+ * validated to its end at once (the walk is then over).
+ */
+uint8_t CSimdJSON_CursorRoot(CSimdJSON_Parser *parser);
+/** Validates the value the cursor stands on and moves past it. */
+void CSimdJSON_CursorSkip(CSimdJSON_Parser *parser);
+/**
+ * Whether the value is an object (`object` nonzero) or an array; if not, records CSimdJSON_ViolationExpectedObject
+ * or ...Array (what was found, where) and skips it.
+ */
+int CSimdJSON_CursorExpect(CSimdJSON_Parser *parser, int object);
+/**
+ * Enters the object or array the cursor stands on (CSimdJSON_CursorExpect said it is one); returns the offset of
+ * its bracket. Then CSimdJSON_CursorNextMember or ...NextElement stand on its children, one per call.
+ */
+int64_t CSimdJSON_CursorEnter(CSimdJSON_Parser *parser);
+/**
+ * Stands on the next member of the object entered last: its unescaped name (valid until the walk ends) and the
+ * offset of the name's opening quote; the member's name ends the path. Returns 0 at the object's end (it is then
+ * left, and the cursor stands past it).
+ */
+int CSimdJSON_CursorNextMember(CSimdJSON_Parser *parser, const uint8_t **name, size_t *nameLength, int64_t *nameOffset);
+/** Stands on the next element of the array entered last (its index ends the path); 0 at the array's end. */
+int CSimdJSON_CursorNextElement(CSimdJSON_Parser *parser);
+/**
+ * Reads the value as an id: a string, or an integer written without fraction or exponent that fits Int64; else
+ * records CSimdJSON_ViolationExpectedID and returns kind CSimdJSON_IDNone.
+ */
+CSimdJSON_ID CSimdJSON_CursorReadID(CSimdJSON_Parser *parser);
+/**
+ * Reads the value as an array of objects and probes each one: its text and the id in its member `name` are
+ * recorded (a CSimdJSON_Item; a second member of that name, a missing one and any element that is not an object
+ * are violations). Returns how many records the array added.
+ */
+uint32_t CSimdJSON_CursorProbeEach(CSimdJSON_Parser *parser, const char *name, size_t nameLength);
+/** Validates the value and returns where its text lies (the offset in *offset, the length returned). */
+uint64_t CSimdJSON_CursorSpan(CSimdJSON_Parser *parser, uint64_t *offset);
+/**
+ * Records a violation of the caller's schema at the path where the cursor stands (plus `lastStep`, a member
+ * name, when not NULL): of kind `kind`, having found `found`, at byte `offset` (-1: no single place; -2: where
+ * the cursor stands).
+ */
+void CSimdJSON_CursorViolation(CSimdJSON_Parser *parser, uint8_t kind, uint8_t found, int64_t offset,
+                               const char *lastStep, size_t lastStepLength);
+/** Checks that nothing but whitespace follows the document (the walk of the document's value is over). */
+void CSimdJSON_CursorRequireEnd(CSimdJSON_Parser *parser);
+/** The end of the object or array that starts at `start` and was just left (the offset after its bracket). */
+int64_t CSimdJSON_CursorEndOfLeft(CSimdJSON_Parser *parser, int64_t start);
 
 /**
- * Validates the JSON text `bytes[offset ..< offset + length]` as CSimdJSON_Parse does (syntax, UTF-8, nesting,
+ * Groups of probes: CSimdJSON_CursorBeginGroup starts one (returning the counts of sections and of probed records
+ * so far); CSimdJSON_CursorEndGroup ends it (returning the count of sections). The first group ended is the
+ * reference of the ones after it: an object whose bytes repeat a clean record of it (probed at the same depth) is
+ * recorded as that one again (CSimdJSON_Item.repeatOf) without being read again.
+ */
+void CSimdJSON_CursorBeginGroup(CSimdJSON_Parser *parser, size_t *sections, size_t *items);
+size_t CSimdJSON_CursorEndGroup(CSimdJSON_Parser *parser);
+
+/**
+ * Canonical contents: CSimdJSON_CursorCanonicalBegin starts an object's encoding, ...Member adds the member the
+ * cursor stands on (its name and value), and ...End closes it (reporting member names given twice).
+ * CSimdJSON_CursorAddSection then keeps `record` with that encoding as its content (contentOffset and
+ * contentLength are set), while the walk has found no violation.
+ */
+void CSimdJSON_CursorCanonicalBegin(CSimdJSON_Parser *parser);
+void CSimdJSON_CursorCanonicalMember(CSimdJSON_Parser *parser);
+void CSimdJSON_CursorCanonicalEnd(CSimdJSON_Parser *parser);
+void CSimdJSON_CursorAddSection(CSimdJSON_Parser *parser, CSimdJSON_Section record);
+
+/**
+ * Ends the walk: frees a large input's structural index and, when the walk found no violation, numbers the
+ * probed ids (CSimdJSON_Item.idNumber). Never returns NULL. The result belongs to the handle.
+ */
+const CSimdJSON_Result *CSimdJSON_CursorFinish(CSimdJSON_Parser *parser);
+
+/**
+ * Validates the JSON text `bytes[offset ..< offset + length]` as a cursor does (syntax, UTF-8, nesting,
  * exponents, repeated member names: fatal errors in the status, the others as violations) and lists its values
  * in result->values (offsets relative to `bytes + offset`): every value within `listedDepth` (the text's own value
  * is depth 0, its members or elements depth 1, ...); a container deeper is validated but listed alone, unlisted
@@ -308,17 +383,17 @@ const CSimdJSON_Result *CSimdJSON_ParseTree(CSimdJSON_Parser *parser, const uint
                                             size_t length, size_t capacity, size_t listedDepth);
 
 /**
- * The canonical encoding of an item's content (every member but "id") from its raw text, the span
- * `bytes[offset ..< offset + length]` that CSimdJSON_Parse reported (inInput) for the same bytes, so already
- * valid. `capacity >= offset + length + CSimdJSON_PADDING` bytes must be readable. Returns the encoding, valid
+ * The canonical encoding of an object's content (every member but the one named `skipped`) from its raw text,
+ * the span `bytes[offset ..< offset + length]` that a cursor probed in the same bytes, so already valid. `capacity >= offset + length + CSimdJSON_PADDING` bytes must be readable. Returns the encoding, valid
  * until the next call on the handle, and its length in *encodedLength; NULL when memory is exhausted.
  * Invalidates what the handle's last parse returned (take its arena first: CSimdJSON_TakeArena).
  */
 const uint8_t *CSimdJSON_CanonicalItem(CSimdJSON_Parser *parser, const uint8_t *bytes, size_t offset, size_t length,
-                                       size_t capacity, size_t *encodedLength);
+                                       size_t capacity, const char *skipped, size_t skippedLength,
+                                       size_t *encodedLength);
 
 /**
- * Compares the contents (every member but "id") of two item texts that CSimdJSON_Parse reported (inInput), each
+ * Compares the contents (every member but the one named `skipped`) of two object texts that a cursor probed, each
  * `bytes[offset ..< offset + length]` with `capacity >= offset + length + CSimdJSON_PADDING` readable bytes,
  * walking both in the order written: 1 when equal, 0 when different, -1 when it cannot tell (members written in
  * another order, or memory exhausted): compare their CSimdJSON_CanonicalItem encodings then. Cheaper than two
@@ -326,7 +401,8 @@ const uint8_t *CSimdJSON_CanonicalItem(CSimdJSON_Parser *parser, const uint8_t *
  * Invalidates what the handle's last parse returned (take its arena first: CSimdJSON_TakeArena).
  */
 int CSimdJSON_SameItemContent(CSimdJSON_Parser *parser, const uint8_t *bytesA, size_t capacityA, size_t offsetA,
-                              size_t lengthA, const uint8_t *bytesB, size_t capacityB, size_t offsetB, size_t lengthB);
+                              size_t lengthA, const uint8_t *bytesB, size_t capacityB, size_t offsetB, size_t lengthB,
+                              const char *skipped, size_t skippedLength);
 
 /** A member of an object or an element of an array, read by CSimdJSON_Children. */
 typedef struct CSimdJSON_Child {
