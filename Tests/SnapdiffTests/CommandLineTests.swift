@@ -55,17 +55,27 @@ private func snapdiff(
         error: String(decoding: errorText, as: UTF8.self))
 }
 
-/// A file in a fresh temporary directory.
-private func file(_ name: String, _ text: String) throws -> String {
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("snapdiff-cli-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    let url = directory.appendingPathComponent(name)
-    try Data(text.utf8).write(to: url)
-    return url.path
-}
+/// The command line's documented behaviour (issue 15), run as a user runs it. Each test has its own scratch
+/// directory for the files it writes, removed when the test ends.
+@Suite final class CommandLineTests {
+    private let scratch: URL
 
-/// The command line's documented behaviour (issue 15), run as a user runs it.
-@Suite struct CommandLineTests {
+    init() throws {
+        scratch = FileManager.default.temporaryDirectory.appendingPathComponent("snapdiff-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(at: scratch)
+    }
+
+    /// A file named `name` holding `text`, in the test's scratch directory.
+    private func file(_ name: String, _ text: String) throws -> String {
+        let url = scratch.appendingPathComponent(name)
+        try Data(text.utf8).write(to: url)
+        return url.path
+    }
+
     @Test func versionPrintsTheReleaseVersion() throws {
         let run = try snapdiff(["--version"])
         #expect(run.status == 0)
