@@ -2,8 +2,8 @@
 // knows JSON), value trees, canonical encodings, comparisons and id numbering.
 //
 // simdjson finds the structure (stage 1, SIMD, runtime-dispatched) and unescapes strings; this file walks the
-// tokens once, in document order, writing flat arrays. Every value is visited (nothing is skipped), so
-// syntax errors anywhere are found before schema violations are reported.
+// tokens once, in document order, writing flat arrays. Every value is visited (a value the cursor's caller moves
+// past unread is validated then), so syntax errors anywhere are found before schema violations are reported.
 #include "CSimdJSON.h"
 
 #include <simdjson.h>
@@ -170,9 +170,11 @@ struct CSimdJSON_Parser {
         ondemand::array_iterator element, elementEnd;
         uint64_t index;
         bool started;
+        bool isObject;
     };
     Level levels[CSimdJSON_MAX_DEPTH + 1];  // level `depth - 1` is the container entered last
-    ondemand::value current;                // the value the cursor stands on
+    ondemand::value current;                // the value the cursor stands on, while `standing`
+    bool standing = false;                  // the cursor stands on a value not yet read, skipped or entered
     std::string_view currentName;           // the name of the member whose value it is
     int64_t currentNameOffset = -1;
     size_t canonicalBase = 0;               // `members`' base of the object canonicalised into sectionContent
@@ -880,6 +882,7 @@ struct CSimdJSON_Parser {
         referenceFirst = referenceEnd = referenceCursor = groupsEnded = groupFirstItem = 0;
         depth = 0;
         failed = false;
+        standing = false;
     }
 
     /// Starts a walk over `bytes[0 ..< length]` (stage 1); false when it ended at once (empty, or a fatal error).
@@ -930,6 +933,16 @@ struct CSimdJSON_Parser {
             std::vector<IDSlot>().swap(idTable);  // (swap frees the storage; assigning {} would only clear it)
         }
         publish();
+        failed = true;  // (the walk is over: a cursor step now does nothing)
+        standing = false;
+    }
+
+    /// Runs a cursor step that reads, skips or enters the value the cursor stands on (nothing when it stands on
+    /// none: after the walk, or a step out of order).
+    template <typename Body> bool onValue(Body &&body) {
+        if (!standing) { return false; }
+        standing = false;
+        return attempt(body);
     }
 
     /// Walks `bytes[0 ..< length]` with `walk` at once.
@@ -963,6 +976,7 @@ struct CSimdJSON_Parser {
             if (error_code error = document.type().get(type)) { failOn(error, CSimdJSON_SyntaxValue, 0); }
             if (type == ondemand::json_type::object) {
                 if (error_code error = document.get_value().get(current)) { failOn(error, CSimdJSON_SyntaxObject); }
+                standing = true;
             } else {
                 validateRoot(type);
             }
@@ -973,13 +987,14 @@ struct CSimdJSON_Parser {
 
     int64_t cursorEnter() {
         int64_t start = -1;
-        attempt([&] {
+        onValue([&] {
             start = offsetOf(current.raw_json_token().data());  // (peeks: the iterator stays on the bracket)
             enter();
             Level &level = levels[depth - 1];
             level.started = false;
             level.index = 0;
-            if (input[start] == '{') {
+            level.isObject = input[start] == '{';
+            if (level.isObject) {
                 ondemand::object object;
                 if (error_code error = current.get_object().get(object)) { failOn(error, CSimdJSON_SyntaxObject); }
                 if (error_code error = object.begin().get(level.member)) { failOn(error, CSimdJSON_SyntaxObject); }
@@ -994,22 +1009,33 @@ struct CSimdJSON_Parser {
         return start;
     }
 
+    /// Moves `at`, an iterator of the container entered last, to its next child; false at its end (the container
+    /// is then left).
+    template <typename Iterator> bool advance(Iterator &at, Iterator &end, bool &started) {
+        if (standing) {  // moved past unread: validated all the same
+            standing = false;
+            check(current);
+        }
+        if (started) { ++at; }
+        started = true;
+        if (at != end) { return true; }
+        leave();
+        return false;
+    }
+
     bool cursorNextMember(std::string_view &name, int64_t &nameOffset) {
         bool found = false;
         attempt([&] {
+            // (Nothing entered, or an array entered last: a caller's mistake, answered as an end.)
+            if (depth == 0 || !levels[depth - 1].isObject) { return; }
             Level &level = levels[depth - 1];
-            if (level.started) { ++level.member; }
-            level.started = true;
-            if (!(level.member != level.memberEnd)) {
-                leave();
-                return;
-            }
+            if (!advance(level.member, level.memberEnd, level.started)) { return; }
             ondemand::field field;
             if (error_code error = (*level.member).get(field)) { failOn(error, CSimdJSON_SyntaxObject); }
             name = currentName = readName(field, nameOffset);
             currentNameOffset = nameOffset;
             current = field.value();
-            found = true;
+            found = standing = true;
         });
         return found;
     }
@@ -1017,23 +1043,19 @@ struct CSimdJSON_Parser {
     bool cursorNextElement() {
         bool found = false;
         attempt([&] {
+            if (depth == 0 || levels[depth - 1].isObject) { return; }  // (a caller's mistake, as above)
             Level &level = levels[depth - 1];
-            if (level.started) { ++level.element; }
-            level.started = true;
-            if (!(level.element != level.elementEnd)) {
-                leave();
-                return;
-            }
+            if (!advance(level.element, level.elementEnd, level.started)) { return; }
             if (error_code error = (*level.element).get(current)) { failOn(error, CSimdJSON_SyntaxArray); }
             path[depth - 1] = {nullptr, 0, level.index++};
-            found = true;
+            found = standing = true;
         });
         return found;
     }
 
     CSimdJSON_ID cursorReadID() {
         CSimdJSON_ID read{};
-        attempt([&] {
+        onValue([&] {
             WalkedID id = readID(current);
             read = {id.packed(), id.kind, id.inInput};
         });
@@ -1042,7 +1064,7 @@ struct CSimdJSON_Parser {
 
     uint32_t cursorProbeEach(std::string_view name) {
         size_t first = items.size();
-        attempt([&] {
+        onValue([&] {
             if (expect(current, ondemand::json_type::array)) {
                 forEachElement(current, [&](ondemand::value &element) { probeObject(element, name); });
             }
@@ -1052,7 +1074,7 @@ struct CSimdJSON_Parser {
 
     uint64_t cursorSpan(uint64_t &offset) {
         uint64_t length = 0;
-        attempt([&] {
+        onValue([&] {
             int64_t start = offsetOf(current.raw_json_token().data());  // (peeks)
             offset = uint64_t(start);
             length = uint64_t(checkedLength(current, start));
@@ -1192,8 +1214,9 @@ struct CSimdJSON_Parser {
         // A large input's tables are reserved once for the most values it can hold (about one per two bytes):
         // growing them by doubling would hold the old and the new copy at once (pages never written cost no
         // memory).
-        if (length > kReleaseIndexAbove) {
-            values.reserve(length / 2 + 1);
+        if (length > kReleaseIndexAbove && !attempt([&] { values.reserve(length / 2 + 1); })) {
+            finish([] {});
+            return;
         }
         run(bytes + offset, length, capacity - offset, [&] {
             ondemand::json_type type;
@@ -1527,14 +1550,15 @@ int CSimdJSON_CursorBegin(CSimdJSON_Parser *parser, const uint8_t *bytes, size_t
 uint8_t CSimdJSON_CursorRoot(CSimdJSON_Parser *parser) { return parser->cursorRoot(); }
 
 void CSimdJSON_CursorSkip(CSimdJSON_Parser *parser) {
-    parser->attempt([&] { parser->check(parser->current); });
+    parser->onValue([&] { parser->check(parser->current); });
 }
 
 int CSimdJSON_CursorExpect(CSimdJSON_Parser *parser, int object) {
     bool expected = false;
-    parser->attempt([&] {
+    parser->onValue([&] {
         expected = parser->expect(parser->current, object ? ondemand::json_type::object : ondemand::json_type::array);
     });
+    parser->standing = expected;  // (still to be entered; any other value was skipped)
     return expected;
 }
 
@@ -1590,7 +1614,7 @@ void CSimdJSON_CursorCanonicalBegin(CSimdJSON_Parser *parser) {
 }
 
 void CSimdJSON_CursorCanonicalMember(CSimdJSON_Parser *parser) {
-    parser->attempt([&] {
+    parser->onValue([&] {
         parser->encodeMember(parser->currentName, parser->currentNameOffset, parser->current, parser->sectionContent);
     });
 }

@@ -26,8 +26,11 @@ extension SimdJSONParser {
                 violations += errors.errors
                 omitted += errors.count - errors.errors.count
             }
-            guard violations.isEmpty && omitted == 0, let oldRecord = walked.old, let newRecord = walked.new else {
+            guard violations.isEmpty && omitted == 0 else {
                 return .failure(RequestReader.invalid(violations, omitted: omitted))
+            }
+            guard let oldRecord = walked.old, let newRecord = walked.new else {
+                preconditionFailure("a request without violations has both snapshots")
             }
             if let layouts {
                 // Listed like /layout's errors (up to FieldErrors.listedLimit), once the rest is valid.
@@ -554,10 +557,11 @@ struct MemberName {
 
     /// Whether the name is `literal`.
     static func == (name: MemberName, literal: StaticString) -> Bool {
-        guard name.bytes.count == literal.utf8CodeUnitCount else { return false }
-        let start = literal.utf8Start
-        for index in name.bytes.indices where name.bytes[index] != start[index] { return false }
-        return true
+        literal.withUTF8Buffer { text in
+            guard name.bytes.count == text.count else { return false }
+            for index in text.indices where name.bytes[index] != text[index] { return false }
+            return true
+        }
     }
 }
 

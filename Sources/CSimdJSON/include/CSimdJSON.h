@@ -27,7 +27,7 @@ extern "C" {
 
 /** Bytes that must be readable (any value) after the last input byte: `capacity >= length + this`. */
 #define CSimdJSON_PADDING 64
-/** Deepest nesting of arrays and objects accepted; the request object itself is level 1. */
+/** Deepest nesting of arrays and objects accepted; the document's own object or array is level 1. */
 #define CSimdJSON_MAX_DEPTH 128
 /** Largest magnitude of a number's written exponent (`1e1000000000` is accepted, `1e1000000001` is not). */
 #define CSimdJSON_MAX_EXPONENT 1000000000LL
@@ -36,7 +36,7 @@ extern "C" {
 
 /** CSimdJSON_Result.status */
 enum {
-    CSimdJSON_StatusOK = 0,          /* parsed; the request may still carry violations */
+    CSimdJSON_StatusOK = 0,          /* parsed; the document may still carry violations */
     CSimdJSON_StatusEmpty = 1,       /* no JSON value: empty or whitespace only */
     CSimdJSON_StatusSyntax = 2,      /* not JSON: see syntax and errorOffset */
     CSimdJSON_StatusInvalidUTF8 = 3, /* errorOffset is -1: the caller locates the first bad byte */
@@ -94,8 +94,9 @@ enum {
 };
 
 /**
- * An object probed by a cursor (CSimdJSON_CursorProbeEach), an item of a request: where its text and its id lie,
- * and its numbers (32 bytes: a request of many small items holds one per item; inputs are at most 4 GiB, simdjson's limit, so 32-bit offsets reach all of them).
+ * An object probed by a cursor (CSimdJSON_CursorProbeEach): where its text and its id lie, and its numbers
+ * (32 bytes: a body of many small objects holds one per object; inputs are at most 4 GiB, simdjson's limit, so
+ * 32-bit offsets reach all of them).
  */
 typedef struct CSimdJSON_Item {
     /**
@@ -155,8 +156,9 @@ typedef struct CSimdJSON_ID {
 } CSimdJSON_ID;
 
 /**
- * A valid-JSON value that breaks a rule of the walk or of its caller's schema. Its path is in `text`: per step, 'k', a 4-byte length and a
- * member name's UTF-8 bytes, or 'i' and an 8-byte array index (integers little-endian).
+ * A valid-JSON value that breaks a rule of the walk or of its caller's schema. Its path is in `text`: per step,
+ * 'k', a 4-byte length and a member name's UTF-8 bytes, or 'i' and an 8-byte array index (integers
+ * little-endian).
  */
 typedef struct CSimdJSON_Violation {
     int64_t byteOffset; /* -1 when there is no single place (a missing member) */
@@ -188,9 +190,9 @@ typedef struct CSimdJSON_Result {
 
     /**
      * Whether the items' ids are numbered (CSimdJSON_Item.idNumber). Only CSimdJSON_CursorFinish numbers them,
-     * when the walk found no violation, and it gives up (leaving them unnumbered) when ids collide in its hash table far more
-     * than chance allows: ids crafted to collide then cost the caller's own matching, never a quadratic search
-     * here.
+     * when the walk found no violation, and it gives up (leaving them unnumbered) when ids collide in its hash
+     * table far more than chance allows: ids crafted to collide then cost the caller's own matching, never a
+     * quadratic search here.
      */
     uint8_t idsNumbered;
 
@@ -279,10 +281,12 @@ void CSimdJSON_ParserReturn(CSimdJSON_Parser *parser, size_t maximumIdle, size_t
 
 /*
  * The cursor: a walk over `bytes[0 ..< length]` that the caller steers, one call per step, standing on one value
- * at a time (the document's, then a member's or an element's). Every value must be read or skipped before the
- * next step moves on, so that every value is validated. A fatal error (syntax, UTF-8, depth, memory) ends the
- * walk: from then on every step does nothing and answers as at an end (0, false, nothing found), and
- * CSimdJSON_CursorFinish reports the status.
+ * at a time (the document's, then a member's or an element's). A value the caller moves past without reading,
+ * skipping or entering it is validated then, so every value is. A step that reads the value does nothing when
+ * the cursor stands on none (before the root, after the value was read, after the walk). A fatal error (syntax,
+ * UTF-8, depth, memory) ends the walk: from then on every step does nothing (the moves answer as at an end, 0;
+ * CSimdJSON_CursorEnter -1; the group steps still count records), and CSimdJSON_CursorFinish reports the status.
+ * Nothing else may use the handle between CSimdJSON_CursorBegin and CSimdJSON_CursorFinish.
  */
 
 /**
@@ -346,8 +350,8 @@ int64_t CSimdJSON_CursorEndOfLeft(CSimdJSON_Parser *parser, int64_t start);
 /**
  * Groups of probes: CSimdJSON_CursorBeginGroup starts one (returning the counts of sections and of probed records
  * so far); CSimdJSON_CursorEndGroup ends it (returning the count of sections). The first group ended is the
- * reference of the ones after it: an object whose bytes repeat a clean record of it (probed at the same depth) is
- * recorded as that one again (CSimdJSON_Item.repeatOf) without being read again.
+ * reference of the next one: an object of that one whose bytes repeat a clean record of the first (probed at the
+ * same depth) is recorded as that record again (CSimdJSON_Item.repeatOf) without being read again.
  */
 void CSimdJSON_CursorBeginGroup(CSimdJSON_Parser *parser, size_t *sections, size_t *items);
 size_t CSimdJSON_CursorEndGroup(CSimdJSON_Parser *parser);
@@ -384,8 +388,9 @@ const CSimdJSON_Result *CSimdJSON_ParseTree(CSimdJSON_Parser *parser, const uint
 
 /**
  * The canonical encoding of an object's content (every member but the one named `skipped`) from its raw text,
- * the span `bytes[offset ..< offset + length]` that a cursor probed in the same bytes, so already valid. `capacity >= offset + length + CSimdJSON_PADDING` bytes must be readable. Returns the encoding, valid
- * until the next call on the handle, and its length in *encodedLength; NULL when memory is exhausted.
+ * the span `bytes[offset ..< offset + length]` that a cursor probed in the same bytes, so already valid.
+ * `capacity >= offset + length + CSimdJSON_PADDING` bytes must be readable. Returns the encoding, valid until
+ * the next call on the handle, and its length in *encodedLength; NULL when memory is exhausted.
  * Invalidates what the handle's last parse returned (take its arena first: CSimdJSON_TakeArena).
  */
 const uint8_t *CSimdJSON_CanonicalItem(CSimdJSON_Parser *parser, const uint8_t *bytes, size_t offset, size_t length,
@@ -419,7 +424,8 @@ typedef struct CSimdJSON_Child {
  * value a parse of the same bytes validated), in the order written: each member's name, the raw text of its
  * value and, when `canonical` is nonzero, the value's canonical encoding (two values are deeply equal exactly
  * when their encodings are), except for the members named in `uncanonical` (names each ended by a NUL, the list
- * by an empty name; NULL for none), whose values are only read. `capacity >= offset + length + CSimdJSON_PADDING` bytes must be readable.
+ * by an empty name; NULL for none), whose values are only read. `capacity >= offset + length + CSimdJSON_PADDING`
+ * bytes must be readable.
  * Returns the children (*count of them) and sets *text to the buffer holding names and encodings, all valid until
  * the next call on the handle; NULL when memory is exhausted. Invalidates what the handle's last parse returned
  * (take its arena first: CSimdJSON_TakeArena).
@@ -441,7 +447,7 @@ void CSimdJSON_Free(void *pointer);
 /** The parts of the number token `token[0 ..< length]` (a number a parse validated: trailing whitespace none). */
 CSimdJSON_NumberParts CSimdJSON_ParseNumber(const uint8_t *token, size_t length);
 
-/** The 64-bit hash of a canonical encoding (a section's content's), of any bytes. */
+/** The 64-bit hash of a canonical encoding (a section record's content), of any bytes. */
 uint64_t CSimdJSON_Hash(const uint8_t *bytes, size_t length);
 
 /**
