@@ -118,11 +118,9 @@ uint8_t foundFor(ondemand::json_type type) {
 
 }  // namespace
 
-static_assert(sizeof(CSimdJSON_Item) == 32, "an item record is 32 bytes: a request holds one per item");
-static_assert(sizeof(CSimdJSON_Section) == 32, "a section record is 32 bytes: a request holds one per section");
-static_assert(sizeof(CSimdJSON_Value) == 8, "a tree's value record is 8 bytes: a tree holds one per value");
-// A string's text length and the escaped records' marks (UINT32_MAX - index) cannot meet: see CSimdJSON_Value.
-static_assert(SIMDJSON_MAXSIZE_BYTES <= UINT32_MAX, "tree offsets and lengths are 32-bit");
+static_assert(sizeof(CSimdJSON_Item) == 32, "an item record is 32 bytes: a body holds one per probed object");
+static_assert(sizeof(CSimdJSON_Section) == 32, "a section record is 32 bytes: a body holds one per section");
+static_assert(SIMDJSON_MAXSIZE_BYTES <= UINT32_MAX, "records' offsets and lengths are 32-bit");
 
 struct CSimdJSON_Parser {
     ondemand::parser json;
@@ -136,10 +134,6 @@ struct CSimdJSON_Parser {
     std::vector<CSimdJSON_Violation> violations;
     std::string text;
     size_t violationsOmitted = 0;
-    // CSimdJSON_ParseTree's (handed over by CSimdJSON_TakeTree).
-    csimdjson::RecordArray<CSimdJSON_Value> values;
-    csimdjson::RecordArray<CSimdJSON_Escaped> escaped;
-    ByteBuffer strings;
 
     // Walk state.
     const char *input = nullptr;
@@ -169,8 +163,10 @@ struct CSimdJSON_Parser {
         ondemand::object_iterator member, memberEnd;
         ondemand::array_iterator element, elementEnd;
         uint64_t index;
+        size_t keysBase;  // an object whose member names are checked: its names are `keys[keysBase...]`
         bool started;
         bool isObject;
+        bool checkNames;
     };
     Level levels[CSimdJSON_MAX_DEPTH + 1];  // level `depth - 1` is the container entered last
     ondemand::value current;                // the value the cursor stands on, while `standing`
@@ -179,6 +175,9 @@ struct CSimdJSON_Parser {
     int64_t currentNameOffset = -1;
     size_t canonicalBase = 0;               // `members`' base of the object canonicalised into sectionContent
     bool failed = false;                    // a fatal error ended the walk: its steps do nothing
+    /// The values and member names the walk has met, counted in document order (a container before what it
+    /// holds): the place of the value the cursor stands on, and of each violation (CSimdJSON_Violation.valueIndex).
+    uint64_t steps = 0;
 
     // MARK: Errors
 
@@ -223,7 +222,7 @@ struct CSimdJSON_Parser {
         record.kind = kind;
         record.found = found;
         record.byteOffset = offset;
-        record.valueIndex = values.size();
+        record.valueIndex = steps;
         record.pathOffset = text.size();
         renderPath(lastStep);
         record.pathLength = uint32_t(text.size() - record.pathOffset);
@@ -277,6 +276,7 @@ struct CSimdJSON_Parser {
             if (error_code error = std::move(member).get(field)) { failOn(error, CSimdJSON_SyntaxObject); }
             int64_t keyOffset;
             std::string_view key = readName(field, keyOffset);
+            ++steps;
             body(key, keyOffset, field.value());
         }
         leave();
@@ -447,7 +447,9 @@ struct CSimdJSON_Parser {
     /// Validates any JSON value exactly as `encode` does (syntax, duplicate member names, exponent range),
     /// without encoding it.
     void check(ondemand::value &value) {
-        switch (typeOf(value)) {
+        ondemand::json_type type = typeOf(value);
+        if (type == ondemand::json_type::object || type == ondemand::json_type::array) { ++steps; }
+        switch (type) {
         case ondemand::json_type::object: {
             size_t base = keys.size();
             forEachMember(value, [&](std::string_view key, int64_t keyOffset, ondemand::value &member) {
@@ -470,6 +472,7 @@ struct CSimdJSON_Parser {
         case ondemand::json_type::boolean: readBool(value); break;
         case ondemand::json_type::null: readNull(value); break;
         }
+        if (type != ondemand::json_type::object && type != ondemand::json_type::array) { ++steps; }
     }
 
     /// Reports every member name of the object whose names are `keys[base...]` that an earlier member already
@@ -866,9 +869,7 @@ struct CSimdJSON_Parser {
 
     void reset() {
         result = CSimdJSON_Result{};
-        values.clear();
-        escaped.clear();
-        strings.size = 0;
+        steps = 0;
         arena.size = 0;
         sections.clear();
         items.clear();
@@ -969,31 +970,53 @@ struct CSimdJSON_Parser {
         return start(bytes, length, capacity);
     }
 
-    uint8_t cursorRoot() {
+    /// Describes the value the cursor stands on (`standing` must be set): its kind, where its text starts, a
+    /// scalar's length (a string's with its quotes), and its place.
+    void describe(CSimdJSON_Standing *out) {
+        if (out == nullptr) { return; }
+        std::string_view raw = current.raw_json_token();  // from its first byte; does not advance
+        *out = {};
+        out->kind = foundFor(typeOf(current));
+        out->offset = offsetOf(raw.data());
+        if (out->kind != CSimdJSON_FoundObject && out->kind != CSimdJSON_FoundArray) {
+            trimTrailingSpace(raw);  // a scalar's token runs to the next structural character
+            out->length = raw.size();
+        }
+        out->place = steps;
+    }
+
+    uint8_t cursorRoot(CSimdJSON_Standing *out) {
         uint8_t found = CSimdJSON_FoundNothing;
         attempt([&] {
             ondemand::json_type type;
             if (error_code error = document.type().get(type)) { failOn(error, CSimdJSON_SyntaxValue, 0); }
-            if (type == ondemand::json_type::object) {
-                if (error_code error = document.get_value().get(current)) { failOn(error, CSimdJSON_SyntaxObject); }
+            if (type == ondemand::json_type::object || type == ondemand::json_type::array) {
+                if (error_code error = document.get_value().get(current)) { failOn(error, CSimdJSON_SyntaxValue); }
                 standing = true;
+                describe(out);
             } else {
                 validateRoot(type);
+                ++steps;
+                if (out != nullptr) { *out = {}; }
             }
             found = foundFor(type);
+            if (out != nullptr) { out->kind = found; }
         });
         return found;
     }
 
-    int64_t cursorEnter() {
+    int64_t cursorEnter(bool checkNames) {
         int64_t start = -1;
         onValue([&] {
             start = offsetOf(current.raw_json_token().data());  // (peeks: the iterator stays on the bracket)
             enter();
+            ++steps;
             Level &level = levels[depth - 1];
             level.started = false;
             level.index = 0;
             level.isObject = input[start] == '{';
+            level.checkNames = checkNames && level.isObject;
+            level.keysBase = keys.size();
             if (level.isObject) {
                 ondemand::object object;
                 if (error_code error = current.get_object().get(object)) { failOn(error, CSimdJSON_SyntaxObject); }
@@ -1023,24 +1046,30 @@ struct CSimdJSON_Parser {
         return false;
     }
 
-    bool cursorNextMember(std::string_view &name, int64_t &nameOffset) {
+    bool cursorNextMember(std::string_view &name, int64_t &nameOffset, CSimdJSON_Standing *out) {
         bool found = false;
         attempt([&] {
             // (Nothing entered, or an array entered last: a caller's mistake, answered as an end.)
             if (depth == 0 || !levels[depth - 1].isObject) { return; }
             Level &level = levels[depth - 1];
-            if (!advance(level.member, level.memberEnd, level.started)) { return; }
+            if (!advance(level.member, level.memberEnd, level.started)) {
+                if (level.checkNames) { reportRepeatedKeys(level.keysBase); }
+                return;
+            }
             ondemand::field field;
             if (error_code error = (*level.member).get(field)) { failOn(error, CSimdJSON_SyntaxObject); }
             name = currentName = readName(field, nameOffset);
             currentNameOffset = nameOffset;
+            if (level.checkNames) { keys.push_back({name.data(), name.size(), nameOffset}); }
+            ++steps;
             current = field.value();
             found = standing = true;
+            describe(out);
         });
         return found;
     }
 
-    bool cursorNextElement() {
+    bool cursorNextElement(CSimdJSON_Standing *out) {
         bool found = false;
         attempt([&] {
             if (depth == 0 || levels[depth - 1].isObject) { return; }  // (a caller's mistake, as above)
@@ -1049,8 +1078,20 @@ struct CSimdJSON_Parser {
             if (error_code error = (*level.element).get(current)) { failOn(error, CSimdJSON_SyntaxArray); }
             path[depth - 1] = {nullptr, 0, level.index++};
             found = standing = true;
+            describe(out);
         });
         return found;
+    }
+
+    bool cursorReadString(std::string_view &string) {
+        return onValue([&] {
+            if (typeOf(current) != ondemand::json_type::string) {  // (a caller's mistake: read as skipped)
+                check(current);
+                return;
+            }
+            string = readString(current);
+            ++steps;
+        });
     }
 
     CSimdJSON_ID cursorReadID() {
@@ -1109,143 +1150,6 @@ struct CSimdJSON_Parser {
     void cursorFinish() {
         finish([&] {
             if (violations.empty() && violationsOmitted == 0) { numberIDs(); }
-        });
-    }
-
-    // MARK: Trees (CSimdJSON_ParseTree)
-
-    /// The length of a string token's text (`token` runs from its opening quote to the next structural
-    /// character, so it may end in whitespace).
-    static size_t quotedLength(std::string_view token) {
-        size_t end = token.size();
-        while (end > 1 && token[end - 1] != '"') { --end; }
-        return end;
-    }
-
-    /// Appends a string or a name whose text starts at `offset`, `length` bytes, and whose unescaped bytes are
-    /// `unescaped`: in the input itself when it has no escapes (the record keeps `length`), else copied to
-    /// `strings` (the record keeps the mark of its CSimdJSON_Escaped record; `length` is not needed).
-    CSIMDJSON_INLINE void addText(int64_t offset, size_t length, std::string_view unescaped) {
-        if (unescaped.data() == input + offset + 1) {
-            values.push_back({uint32_t(offset), uint32_t(length)});
-            return;
-        }
-        values.push_back({uint32_t(offset), uint32_t(UINT32_MAX - escaped.size())});
-        escaped.push_back({uint32_t(strings.size), uint32_t(unescaped.size())});
-        strings.append(unescaped.data(), unescaped.size());
-    }
-
-    /// Appends a number whose (trimmed) token starts at `offset`.
-    CSIMDJSON_INLINE void addNumber(int64_t offset, size_t length) {
-        values.push_back({uint32_t(offset), uint32_t(length)});
-    }
-
-    /// The deepest containers CSimdJSON_ParseTree lists the members or elements of (the root is level 0; `depth`
-    /// is the walk's own nesting count, for the depth limit).
-    size_t listedDepth = SIZE_MAX;
-
-    /// Appends `value`, at nesting level `level`, and its descendants, validating them as `check` does; a
-    /// container deeper than `listedDepth` is validated and listed alone, as if it were empty (unlisted).
-    void addValue(ondemand::value &value, size_t level) {
-        std::string_view raw = value.raw_json_token();  // from the value's first byte; does not advance
-        int64_t offset = offsetOf(raw.data());
-        size_t index = values.size();
-        switch (typeOf(value)) {
-        case ondemand::json_type::object: {
-            values.push_back({uint32_t(offset), 0});
-            if (level > listedDepth) {
-                validateUnlisted(value, index);
-                break;
-            }
-            size_t base = keys.size();
-            forEachMember(value, [&](std::string_view key, int64_t keyOffset, ondemand::value &member) {
-                keys.push_back({key.data(), key.size(), keyOffset});
-                // Without escapes the name is its text between the quotes; with escapes the text's length is not
-                // kept (the record marks its unescaped bytes instead).
-                addText(keyOffset, key.size() + 2, key);
-                addValue(member, level + 1);
-            });
-            reportRepeatedKeys(base);
-            values[index].extra = uint32_t(values.size());
-            break;
-        }
-        case ondemand::json_type::array:
-            values.push_back({uint32_t(offset), 0});
-            if (level > listedDepth) {
-                validateUnlisted(value, index);
-                break;
-            }
-            forEachElement(value, [&](ondemand::value &element) { addValue(element, level + 1); });
-            values[index].extra = uint32_t(values.size());
-            break;
-        case ondemand::json_type::string:
-            addText(offset, quotedLength(raw), readString(value));
-            break;
-        case ondemand::json_type::number: {
-            int64_t at;
-            readCheckedNumber(value, at);
-            trimTrailingSpace(raw);
-            addNumber(offset, raw.size());
-            break;
-        }
-        case ondemand::json_type::boolean: {
-            readBool(value);
-            values.push_back({uint32_t(offset), 0});
-            break;
-        }
-        case ondemand::json_type::null:
-            readNull(value);
-            values.push_back({uint32_t(offset), 0});
-            break;
-        }
-    }
-
-    /// Validates the container listed last, at `index`, as `check` does, without listing what it holds: it reads
-    /// as empty (its violations follow its place, as its values' would).
-    void validateUnlisted(ondemand::value &value, size_t index) {
-        check(value);
-        values[index].extra = uint32_t(index + 1);
-    }
-
-    /// CSimdJSON_ParseTree.
-    void parseTree(const uint8_t *bytes, size_t offset, size_t length, size_t capacity, size_t listed) {
-        reset();
-        listedDepth = listed;
-        // A large input's tables are reserved once for the most values it can hold (about one per two bytes):
-        // growing them by doubling would hold the old and the new copy at once (pages never written cost no
-        // memory).
-        if (length > kReleaseIndexAbove && !attempt([&] { values.reserve(length / 2 + 1); })) {
-            finish([] {});
-            return;
-        }
-        run(bytes + offset, length, capacity - offset, [&] {
-            ondemand::json_type type;
-            if (error_code error = document.type().get(type)) { failOn(error, CSimdJSON_SyntaxValue, 0); }
-            if (type == ondemand::json_type::object || type == ondemand::json_type::array) {
-                ondemand::value root;
-                if (error_code error = document.get_value().get(root)) { failOn(error, CSimdJSON_SyntaxValue); }
-                addValue(root, 0);
-                requireEnd();
-                return;
-            }
-            int64_t start = currentOffset();
-            std::string_view unescaped;
-            std::string_view text = scalarRoot(type, unescaped);
-            switch (type) {
-            case ondemand::json_type::string:
-                addText(start, quotedLength(text), unescaped);
-                break;
-            case ondemand::json_type::number: {
-                NumberToken number = NumberToken::parse(text, CSimdJSON_MAX_EXPONENT);
-                if (number.outcome == NumberToken::exponentOutOfRange) {
-                    violation(CSimdJSON_ViolationExponentRange, CSimdJSON_FoundNumber, start);
-                }
-                addNumber(start, text.size());
-                break;
-            }
-            default:  // true, false, null
-                values.push_back({uint32_t(start), 0});
-            }
         });
     }
 
@@ -1485,12 +1389,6 @@ struct CSimdJSON_Parser {
         result.text = reinterpret_cast<const uint8_t *>(text.data());
         result.textLength = text.size();
         result.arenaLength = arena.size;
-        result.values = values.data();
-        result.valueCount = values.size();
-        result.escaped = escaped.data();
-        result.escapedCount = escaped.size();
-        result.strings = strings.data;
-        result.stringsLength = strings.size;
     }
 };
 
@@ -1500,7 +1398,6 @@ size_t CSimdJSON_ParserRetainedBytes(const CSimdJSON_Parser *parser) {
     // simdjson keeps ~4 bytes of structural index and 5/3 bytes of string buffer per input byte.
     return parser->json.capacity() * 6 + parser->arena.capacity + parser->sectionContent.capacity +
            parser->itemContent.capacity + parser->sortScratch.capacity + parser->idBytes.capacity() +
-           parser->values.bytes.capacity + parser->escaped.bytes.capacity + parser->strings.capacity +
            parser->items.capacity() * sizeof(CSimdJSON_Item) + parser->sections.capacity() * sizeof(CSimdJSON_Section) +
            parser->idTable.capacity() * sizeof(IDSlot);
 }
@@ -1547,7 +1444,9 @@ int CSimdJSON_CursorBegin(CSimdJSON_Parser *parser, const uint8_t *bytes, size_t
     return parser->cursorBegin(bytes, length, capacity, items, sections);
 }
 
-uint8_t CSimdJSON_CursorRoot(CSimdJSON_Parser *parser) { return parser->cursorRoot(); }
+uint8_t CSimdJSON_CursorRoot(CSimdJSON_Parser *parser, CSimdJSON_Standing *standing) {
+    return parser->cursorRoot(standing);
+}
 
 void CSimdJSON_CursorSkip(CSimdJSON_Parser *parser) {
     parser->onValue([&] { parser->check(parser->current); });
@@ -1562,17 +1461,28 @@ int CSimdJSON_CursorExpect(CSimdJSON_Parser *parser, int object) {
     return expected;
 }
 
-int64_t CSimdJSON_CursorEnter(CSimdJSON_Parser *parser) { return parser->cursorEnter(); }
+int64_t CSimdJSON_CursorEnter(CSimdJSON_Parser *parser, int checkNames) { return parser->cursorEnter(checkNames != 0); }
 
-int CSimdJSON_CursorNextMember(CSimdJSON_Parser *parser, const uint8_t **name, size_t *nameLength, int64_t *nameOffset) {
+int CSimdJSON_CursorNextMember(CSimdJSON_Parser *parser, const uint8_t **name, size_t *nameLength, int64_t *nameOffset,
+                               CSimdJSON_Standing *standing) {
     std::string_view read;
-    bool found = parser->cursorNextMember(read, *nameOffset);
+    bool found = parser->cursorNextMember(read, *nameOffset, standing);
     *name = reinterpret_cast<const uint8_t *>(read.data());
     *nameLength = read.size();
     return found;
 }
 
-int CSimdJSON_CursorNextElement(CSimdJSON_Parser *parser) { return parser->cursorNextElement(); }
+int CSimdJSON_CursorNextElement(CSimdJSON_Parser *parser, CSimdJSON_Standing *standing) {
+    return parser->cursorNextElement(standing);
+}
+
+int CSimdJSON_CursorReadString(CSimdJSON_Parser *parser, const uint8_t **bytes, size_t *length) {
+    std::string_view read;
+    bool done = parser->cursorReadString(read);
+    *bytes = reinterpret_cast<const uint8_t *>(read.data());
+    *length = read.size();
+    return done;
+}
 
 CSimdJSON_ID CSimdJSON_CursorReadID(CSimdJSON_Parser *parser) { return parser->cursorReadID(); }
 
@@ -1633,12 +1543,6 @@ const CSimdJSON_Result *CSimdJSON_CursorFinish(CSimdJSON_Parser *parser) {
     return &parser->result;
 }
 
-const CSimdJSON_Result *CSimdJSON_ParseTree(CSimdJSON_Parser *parser, const uint8_t *bytes, size_t offset,
-                                            size_t length, size_t capacity, size_t listedDepth) {
-    parser->parseTree(bytes, offset, length, capacity, listedDepth);
-    return &parser->result;
-}
-
 const uint8_t *CSimdJSON_CanonicalItem(CSimdJSON_Parser *parser, const uint8_t *bytes, size_t offset, size_t length,
                                        size_t capacity, const char *skipped, size_t skippedLength,
                                        size_t *encodedLength) {
@@ -1658,15 +1562,6 @@ const CSimdJSON_Child *CSimdJSON_Children(CSimdJSON_Parser *parser, const uint8_
                                           const uint8_t **text) {
     return parser->childrenOf(bytes, offset, length, capacity, canonical != 0, uncanonical, count, text);
 }
-
-void CSimdJSON_TakeTree(CSimdJSON_Parser *parser, CSimdJSON_Value **values, CSimdJSON_Escaped **escaped,
-                        uint8_t **strings) {
-    *values = reinterpret_cast<CSimdJSON_Value *>(parser->values.bytes.take());
-    *escaped = reinterpret_cast<CSimdJSON_Escaped *>(parser->escaped.bytes.take());
-    *strings = parser->strings.take();
-}
-
-void CSimdJSON_Free(void *pointer) { std::free(pointer); }
 
 CSimdJSON_NumberParts CSimdJSON_ParseNumber(const uint8_t *token, size_t length) {
     CSimdJSON_NumberParts parts{};

@@ -49,14 +49,13 @@ public enum LayoutEndpoint {
     }
 
     /// Parses and decodes a body; field errors and values out of range are left in the input.
+    ///
+    /// One walk reads the root's members and the items' ids; the items' objects are read by a second walk, once
+    /// the settings are known (wherever they are written), and by a third only to list values out of range.
     private static func decode(_ body: [UInt8]) throws(RequestError) -> Input {
-        // Read: the root's members, the settings and their objects, the items and their members; nothing deeper.
-        let document = try parseJSONDocument(
-            body, depth: max(1 + WaterfallSettings.decodedDepth, 2 + WaterfallItem.decodedDepth))
         var input = Input()
-        var root = document.root
         var hasSettings = false
-        root.members { reader, name in
+        let document = try JSONDocument.read(body) { name, reader in
             switch name {
             case "settings":
                 hasSettings = true
@@ -64,7 +63,6 @@ public enum LayoutEndpoint {
             case "pageSize": input.pageSize = input.errors.integer(&reader, "pageSize")
             case "cursor": input.cursor = input.errors.string(&reader, "cursor")
             case "pretty": input.pretty = input.errors.boolean(&reader, "pretty") ?? false
-            case "items": break  // (read with the document)
             default:
                 input.errors.add(JSONPath.member(name, of: ""), "unknown member; expected settings, items, pageSize, cursor or pretty")
                 reader.skip()
@@ -80,8 +78,8 @@ public enum LayoutEndpoint {
         if let items = document.items {
             var measuring = ItemMeasuring(
                 geometry: valid ? input.geometry : nil, pageLength: min(input.pageSize ?? items.count, items.count))
-            for (index, item) in items.enumerated() {
-                _ = measuring.add(WaterfallItem.decode(item.reader, path: itemPath(index), errors: &input.errors))
+            items.forEach { index, item in
+                _ = measuring.add(WaterfallItem.decode(item, path: itemPath(index), errors: &input.errors))
             }
             valid = measuring.isValid
             input.measured = measuring.measured
@@ -104,8 +102,8 @@ public enum LayoutEndpoint {
         }
         var decodingErrors = FieldErrors()  // (recorded already)
         guard let items else { return }
-        for (index, item) in items.enumerated() {
-            guard let decoded = WaterfallItem.decode(item.reader, path: itemPath(index), errors: &decodingErrors) else { continue }
+        items.forEach { index, item in
+            guard let decoded = WaterfallItem.decode(item, path: itemPath(index), errors: &decodingErrors) else { return }
             errors.add(decoded.violations(index: index), paths: input.paths, item: itemPath)
         }
     }

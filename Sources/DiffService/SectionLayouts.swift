@@ -189,9 +189,9 @@ struct SectionLayouts {
         var indices: [Int32] = []
         if measuring.isValid { indices.reserveCapacity(min(pageSize ?? keptCount, keptCount)) }
         for index in items.indices where !droppedItems.contains(index) {
-            let decoded = WaterfallItem.decode(
-                items[index].json.reader(depth: WaterfallItem.decodedDepth), path: JSONPath.element(index, of: itemsPath),
-                errors: &errors)
+            let decoded = items[index].json.read {
+                WaterfallItem.decode($0, path: JSONPath.element(index, of: itemsPath), errors: &errors)
+            }
             if measuring.add(decoded) { indices.append(Int32(index)) }
         }
         return MeasuredSection(
@@ -211,9 +211,9 @@ struct SectionLayouts {
         var decodedCount = 0  // (an item's violations are numbered among the items that decoded)
         for index in items.indices where !droppedItems.contains(index) {
             guard
-                let decoded = WaterfallItem.decode(
-                    items[index].json.reader(depth: WaterfallItem.decodedDepth),
-                    path: JSONPath.element(index, of: section.itemsPath), errors: &decodingErrors)
+                let decoded = items[index].json.read({
+                    WaterfallItem.decode($0, path: JSONPath.element(index, of: section.itemsPath), errors: &decodingErrors)
+                })
             else { continue }
             errors.add(decoded.violations(index: decodedCount), paths: paths) { _ in
                 JSONPath.element(index, of: section.itemsPath)

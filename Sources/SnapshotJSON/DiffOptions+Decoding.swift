@@ -1,23 +1,18 @@
 import ListDiff
 
 extension DiffOptions {
-    /// How deep ``init(decoding:errors:layouts:)`` and the layouts it hands over read: the options object, its
-    /// `renderings` array and its `layouts` (``SectionLayoutRequest/decodeList(_:errors:)``).
-    static let decodedDepth = 1 + SectionLayoutRequest.listDecodedDepth
-
     /// Decodes an `"options"` value, recording one error per problem (the first ``FieldErrors/listedLimit`` kept,
     /// all counted: an option of millions of bad values costs a counter).
     ///
     /// To add an option: add a stored property with a default, and a `case` below that reads its value
-    /// (`reader.string()`, `.boolean()`, `.integer()`, `.elements`, `.members`) or reports it; an option read
-    /// deeper than ``decodedDepth`` raises it.
+    /// (`reader.string()`, `.boolean()`, `.integer()`, `.elements`, `.members`) or reports it.
     ///
     /// - Parameters:
     ///   - reader: The value.
     ///   - errors: Where problems are recorded.
-    ///   - layouts: Receives the `"layouts"` value, if any: the reader decodes it (``layouts``) once the rest of
-    ///     the request is known to be valid, since its errors are listed only then.
-    init(decoding reader: JSONReader, errors: inout FieldErrors, layouts: inout JSONReader?) {
+    ///   - layouts: Receives where the `"layouts"` value's text is, if there is one: the reader decodes it
+    ///     (``layouts``) once the rest of the request is known to be valid, since its errors are listed only then.
+    init(decoding reader: JSONReader, errors: inout FieldErrors, layouts: inout Range<Int>?) {
         self.init()
         var reader = reader
         let root = "options"
@@ -40,8 +35,7 @@ extension DiffOptions {
             case "changedMembers":
                 if let value = Self.decodeBoolean(&reader, path: path, errors: &errors) { changedMembers = value }
             case "layouts":
-                layouts = reader
-                reader.skip()
+                layouts = reader.skipText()
             default:
                 errors.add(path, "unknown option; expected \"renderings\", \"duplicates\", \"pretty\", \"ids\", \"changedMembers\" or \"layouts\"")
                 reader.skip()

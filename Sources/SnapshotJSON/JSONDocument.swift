@@ -1,101 +1,112 @@
-/// A `/layout` body read by ``parseJSONDocument(_:depth:)``: its root object, and its `"items"`.
-public struct JSONDocument: Sendable {
-    /// One element of `"items"`: its id, and a reader at its object (`"id"` included).
-    public struct Item: Sendable {
-        /// The item's id.
-        public let id: WireID
-        /// A reader at the item's object.
-        public let reader: JSONReader
-    }
-
-    /// The elements of `"items"`, in order: their ids in one array, and where each object is in the tree (4 bytes
-    /// an item, where a reader is 16), so that a long list costs little more than its ids.
-    public struct Items: RandomAccessCollection, Sendable {
+/// A `/layout` body read by ``read(_:members:)``: its `"items"`, whose objects later walks read again.
+public struct JSONDocument {
+    /// The elements of `"items"`: their ids, in order, and where the array's text is, so that its objects can be
+    /// read again (each walk costs the array's text once; nothing is kept per item but its id).
+    public struct Items {
         /// Each item's id, in order.
         public let ids: [WireID]
-        private let tree: JSONTree
-        private let places: [UInt32]
+        /// The body with its padding, and the array's text in it.
+        private let source: [UInt8]
+        private let text: Range<Int>
 
-        init(ids: [WireID], tree: JSONTree, places: [UInt32]) {
+        init(ids: [WireID], source: [UInt8], text: Range<Int>) {
             self.ids = ids
-            self.tree = tree
-            self.places = places
+            self.source = source
+            self.text = text
         }
 
-        /// The first position, 0.
-        public var startIndex: Int { 0 }
-        /// One past the last position: the number of items.
-        public var endIndex: Int { ids.count }
+        /// The number of items.
+        public var count: Int { ids.count }
 
-        /// The item at a position: its id and a reader at its object.
+        /// Calls `body` with each item's index and a reader at its object (`"id"` included), in order.
         ///
-        /// - Complexity: O(1).
-        public subscript(position: Int) -> Item {
-            Item(id: ids[position], reader: JSONReader(tree, at: Int(places[position])))
+        /// - Complexity: O(*n*) in the array's text, besides what `body` does.
+        public func forEach(_ body: (Int, inout JSONReader) -> Void) {
+            SimdJSONParser.withBorrowed { parser in
+                parser.readValid(source, text) { reader in
+                    reader.elements { item, index in body(index, &item) }
+                }
+            }
         }
     }
 
-    /// A reader at the root object (its `"items"` member included).
-    public let root: JSONReader
     /// The root's `"items"`, when present.
     public let items: Items?
 
-    /// The document in `tree`, or the violations of its schema (the root is an object, `"items"` an array of
-    /// objects, each with an id: a string, or an integer written without fraction or exponent that fits
-    /// `Int64`), recorded at their places among the tree's nodes.
-    init?(_ tree: JSONTree, violations: inout SchemaViolations) {
-        var root = JSONReader(tree)
-        guard root.kind == .object else {
-            violations.add(Violation(path: "", message: "expected object, found \(root.kind)", byteOffset: 0), place: 0)
-            return nil
-        }
-        self.root = root
-        var items: Items?
-        root.members { reader, name in
-            guard name == "items", items == nil else { return }
-            items = Self.items(&reader, tree: tree, violations: &violations)
-        }
-        guard violations.isEmpty else { return nil }
-        self.items = items
-    }
-
-    private static func items(_ reader: inout JSONReader, tree: JSONTree, violations: inout SchemaViolations) -> Items {
-        var ids: [WireID] = []
-        var places: [UInt32] = []
-        guard reader.kind == .array else {
-            violations.add(Violation(path: "items", message: "expected array, found \(reader.kind)", byteOffset: reader.byteOffset), place: reader.place)
-            return Items(ids: ids, tree: tree, places: places)
-        }
-        reader.elements { item, index in
-            let path = { JSONPath.element(index, of: "items") }  // (made only for a violation)
-            guard item.kind == .object else {
-                violations.add(Violation(path: path(), message: "expected object, found \(item.kind)", byteOffset: item.byteOffset), place: item.place)
+    /// Reads a body in one walk, checking syntax, UTF-8, nesting depth, number exponents and repeated member names
+    /// exactly as ``parseDiffRequest(_:)`` does, and that the root is an object whose `"items"`, if any, is an
+    /// array of objects with valid ids (ids exact: `1` and `"1"` differ, `1.0` is not an id). The root's other
+    /// members are given to `member`, in the order written, as the walk meets them.
+    ///
+    /// - Parameters:
+    ///   - body: The JSON text.
+    ///   - member: Called with each member of the root but `"items"`: its name, and a reader at its value (what
+    ///     it leaves unread is validated all the same).
+    /// - Returns: The document's items.
+    /// - Throws: ``RequestError`` for an empty or malformed body; `.invalid`, listing every violation in the order
+    ///   met, when the root is not an object, an object repeats a member name, or an item is not an object with a
+    ///   valid `id`.
+    public static func read(
+        _ body: [UInt8], members member: (String, inout JSONReader) -> Void
+    ) throws(RequestError) -> JSONDocument {
+        var violations = SchemaViolations()
+        var items: (ids: [WireID], text: Range<Int>)?
+        let (_, rules, padded) = try RequestReader.read(body) { root in
+            guard root.kind == .object else {
+                violations.add(Violation(path: "", message: "expected object, found \(root.kind)", byteOffset: 0), place: 0)
                 return
             }
-            let place = item.place
-            var id: WireID?
-            var hasID = false
-            item.members { member, name in
-                guard name == "id", !hasID else { return }  // (a second "id" is a repeated name: reported already)
-                hasID = true
-                id = Self.id(&member, path: { JSONPath.member("id", of: path()) }, violations: &violations)
-            }
-            if !hasID {
-                violations.add(Violation(path: JSONPath.member("id", of: path()), message: "missing required member"), place: item.place)
-            }
-            if let id {
-                ids.append(id)
-                places.append(UInt32(place))  // (a tree's places are 32-bit, as its byte offsets are)
+            var hasItems = false
+            root.members { reader, name in
+                guard name == "items" else { return member(name, &reader) }
+                guard !hasItems else { return }  // (a repeated name: a violation of the walk's)
+                hasItems = true
+                items = Self.items(&reader, violations: &violations)
             }
         }
-        return Items(ids: ids, tree: tree, places: places)
+        violations.include(rules)
+        guard violations.isEmpty else { throw violations.error }
+        return JSONDocument(items: items.map { Items(ids: $0.ids, source: padded, text: $0.text) })
+    }
+
+    /// The ids of the items, and where the array's text is; `nil` (after recording why) when it is not an array.
+    private static func items(
+        _ reader: inout JSONReader, violations: inout SchemaViolations
+    ) -> (ids: [WireID], text: Range<Int>)? {
+        guard reader.kind == .array else {
+            violations.add(Violation(path: "items", message: "expected array, found \(reader.kind)", byteOffset: reader.byteOffset), place: reader.place)
+            return nil
+        }
+        var ids: [WireID] = []
+        let text = reader.readText { reader in
+            reader.elements { item, index in
+                let path = { JSONPath.element(index, of: "items") }  // (made only for a violation)
+                guard item.kind == .object else {
+                    violations.add(Violation(path: path(), message: "expected object, found \(item.kind)", byteOffset: item.byteOffset), place: item.place)
+                    return
+                }
+                let place = item.place
+                var id: WireID?
+                var hasID = false
+                item.members { member, name in
+                    guard name == "id", !hasID else { return }  // (a second "id" is a repeated name: a violation already)
+                    hasID = true
+                    id = Self.id(&member, path: { JSONPath.member("id", of: path()) }, violations: &violations)
+                }
+                if !hasID {
+                    violations.add(Violation(path: JSONPath.member("id", of: path()), message: "missing required member"), place: place)
+                }
+                if let id { ids.append(id) }
+            }
+        }
+        return (ids, text)
     }
 
     /// Reads an id, or records why the value is not one.
     static func id(_ reader: inout JSONReader, path: () -> String, violations: inout SchemaViolations) -> WireID? {
         if let string = reader.string() { return .string(string) }
         if let integer = reader.writtenInteger() { return .integer(integer) }
-        if reader.isOutOfRange { return nil }  // (its exponent is reported already)
+        if reader.isOutOfRange { return nil }  // (its exponent is reported by the walk)
         let found = reader.kind != .number ? "\(reader.kind)"
             : reader.isWrittenAsInteger ? "integer outside the 64-bit range" : "number with a fraction or an exponent"
         violations.add(Violation(path: path(), message: "expected string or integer, found \(found)", byteOffset: reader.byteOffset), place: reader.place)

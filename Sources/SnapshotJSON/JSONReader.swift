@@ -1,37 +1,31 @@
-/// A cursor over a JSON value that the request parse validated (an option, a layout request, an item): it
-/// reads the value's members, elements and scalars as Swift values, so that structured parts of a request are
-/// decoded in Swift. Object members come in the order written.
-public struct JSONReader: Sendable {
+/// A reader of one JSON value, in document order, as a walk of the bridge's cursor meets it (an option, a layout
+/// request, a `/layout` body, an item): it reads members, elements and scalars as Swift values, so that the
+/// structured parts of a request are decoded in Swift without a table of every value. Object members come in the
+/// order written.
+///
+/// A reader stands on one value: reading it (a scalar, or the members or elements of a container) or skipping it
+/// moves past it, and a value moved past unread is validated all the same. Copies of a reader share its walk;
+/// they are valid only during the read that made them (``JSONText/read(_:)``, ``JSONDocument/read(_:members:)``).
+public struct JSONReader {
     /// The JSON type of a value.
     public enum Kind: String, Sendable {
         case null, boolean, number, string, array, object
     }
 
-    private let tree: JSONTree
-    private var position: Int
+    private let walk: JSONWalk
 
-    init(_ tree: JSONTree, at position: Int = 0) {
-        self.tree = tree
-        self.position = position
+    init(_ walk: JSONWalk) {
+        self.walk = walk
     }
 
-    /// The type of the value at the reading position.
-    public var kind: Kind {
-        switch tree.kind(position) {
-        case .null: .null
-        case .true, .false: .boolean
-        case .number: .number
-        case .string: .string
-        case .array: .array
-        case .object: .object
-        }
-    }
+    /// The type of the value the reader stands on.
+    public var kind: Kind { walk.kind }
 
     /// The first byte of the value's text in the bytes parsed.
-    public var byteOffset: Int { tree.base + Int(tree.nodes[position].offset) }
+    public var byteOffset: Int { walk.offset }
 
-    /// The reading position among the tree's nodes (the place of a violation found there).
-    var place: Int { position }
+    /// The value's place in the walk (the order of the violations found there).
+    var place: Int { walk.place }
 
     /// Whether the value is a number written without fraction or exponent.
     public var isWrittenAsInteger: Bool { numberValue?.isInteger ?? false }
@@ -39,40 +33,45 @@ public struct JSONReader: Sendable {
     /// Whether the value is a number whose exponent is beyond the request limit (a violation of its own).
     var isOutOfRange: Bool { numberValue?.isOutOfRange ?? false }
 
-    /// Whether the value's members or elements are listed: `false` for a container deeper than the reader was
-    /// made to enter (``JSONText/reader(depth:)``, ``parseJSONDocument(_:depth:)``), whose kind and place alone are
-    /// known; it reads as empty, and entering it is a programming error (checked in debug builds).
-    public var isListed: Bool { tree.isListed(position) }
-
-    /// Moves past the value at the reading position.
+    /// Moves past the value (validating it).
     public mutating func skip() {
-        position = tree.next(after: position)
+        walk.skip()
+    }
+
+    /// Moves past the value (validating it) and returns where its text is in the bytes parsed.
+    mutating func skipText() -> Range<Int> {
+        walk.skipText()
+    }
+
+    /// Reads the object or array the reader stands on with `read` (its members or elements) and returns where its
+    /// text is in the bytes parsed.
+    mutating func readText(_ read: (inout JSONReader) -> Void) -> Range<Int> {
+        let start = byteOffset
+        read(&self)
+        return start ..< walk.endOfLeft(start)
     }
 
     /// Reads a string, or returns `nil` and leaves any other value unread.
     public mutating func string() -> String? {
         guard kind == .string else { return nil }
-        defer { skip() }
-        return tree.string(position)
+        return walk.readString()
     }
 
     /// Reads a boolean, or returns `nil` and leaves any other value unread.
     public mutating func boolean() -> Bool? {
         guard kind == .boolean else { return nil }
         defer { skip() }
-        return tree.kind(position) == .true
+        return walk.source[walk.offset] == UInt8(ascii: "t")
     }
 
-    /// The number at the reading position, if it is one.
-    private var numberValue: JSONTree.Number? {
-        tree.kind(position) == .number ? tree.number(position) : nil
-    }
+    /// The number the reader stands on, if it is one.
+    private var numberValue: JSONNumber? { walk.number }
 
     /// The significant digits of a number, as ASCII.
-    private func digits(of number: JSONTree.Number) -> ArraySlice<UInt8> {
-        guard !number.fractionDigits.isEmpty else { return tree.source[number.integerDigits] }
-        var digits = ArraySlice(tree.source[number.integerDigits])
-        digits.append(contentsOf: tree.source[number.fractionDigits])
+    private func digits(of number: JSONNumber) -> ArraySlice<UInt8> {
+        guard !number.fractionDigits.isEmpty else { return walk.source[number.integerDigits] }
+        var digits = ArraySlice(walk.source[number.integerDigits])
+        digits.append(contentsOf: walk.source[number.fractionDigits])
         return digits
     }
 
@@ -133,43 +132,31 @@ public struct JSONReader: Sendable {
         return (number.isNegative, digits, Int(number.exponent))
     }
 
-    /// Reads an array, calling `body` with the reader at each element and its index; what `body` reads of the
-    /// element does not matter: the next one is found from the tree.
+    /// Reads an array, calling `body` with the reader at each element and its index; what `body` leaves unread
+    /// of the element is validated when the reader moves on.
     ///
     /// - Complexity: O(*n*) in the elements, besides what `body` does.
     public mutating func elements(_ body: (inout JSONReader, Int) -> Void) {
         precondition(kind == .array)
-        assert(isListed, "an array deeper than the reader enters")  // (it would read as empty)
-        let end = tree.next(after: position)
-        var element = position + 1
+        walk.enter()
         var index = 0
-        while element < end {
-            let next = tree.next(after: element)
-            position = element
+        while walk.nextElement() {
             body(&self, index)
-            element = next
             index += 1
         }
-        position = end
     }
 
     /// Reads an object, calling `body` with each member name and the reader at its value, in the order written;
-    /// what `body` reads of the value does not matter.
+    /// what `body` leaves unread of the value is validated when the reader moves on. A name the object gives
+    /// twice is a violation of the walk's.
     ///
     /// - Complexity: O(*n*) in the members' names, besides what `body` does.
     public mutating func members(_ body: (inout JSONReader, String) -> Void) {
         precondition(kind == .object)
-        assert(isListed, "an object deeper than the reader enters")  // (it would read as empty)
-        let end = tree.next(after: position)
-        var name = position + 1
-        while name < end {
-            let next = tree.next(after: name + 1)
-            let text = tree.string(name)
-            position = name + 1
-            body(&self, text)
-            name = next
+        walk.enter()
+        while let name = walk.nextMember() {
+            body(&self, name)
         }
-        position = end
     }
 
     /// Reads an object at `path`, calling `body` with each member name, its JSON path (``JSONPath``) and the
@@ -177,4 +164,27 @@ public struct JSONReader: Sendable {
     public mutating func members(at path: String, _ body: (inout JSONReader, String, String) -> Void) {
         members { reader, name in body(&reader, name, JSONPath.member(name, of: path)) }
     }
+}
+
+/// A number exactly as written, ±digits × 10^exponent.
+struct JSONNumber {
+    /// The power of ten of the last significant digit.
+    var exponent: Int64
+    /// The significant digits (ASCII, no leading or trailing zeros; none for zero): those of the integer part,
+    /// then those of the fraction, as ranges of the bytes parsed.
+    var integerDigits: Range<Int>
+    var fractionDigits: Range<Int>
+    var isNegative: Bool
+    /// Written without fraction or exponent.
+    var isInteger: Bool
+    /// Its exponent is beyond the request limit (reported as a violation when the walk moves past it).
+    var isOutOfRange: Bool
+}
+
+/// The violations of the rules every value of a request follows (no repeated member names, exponents in range)
+/// that a walk found, each at its place in the walk (the order it met them).
+struct RuleViolations {
+    var violations: [(Violation, place: Int)]
+    /// Violations found beyond those listed.
+    let omitted: Int
 }

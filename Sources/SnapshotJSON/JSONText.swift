@@ -8,11 +8,11 @@ public struct JSONText: Sendable {
     /// The value's bytes, exactly as sent (sharing the body's storage).
     public var bytes: ArraySlice<UInt8> { text.slice(range) }
 
-    /// A reader at the value that enters containers down to `depth` (the value is depth 0; deeper ones it sees
-    /// but must not enter: they are validated, not listed, so they cost no memory; see ``JSONReader/isListed``).
+    /// Reads the value with `read`, given a reader at it (valid during the call; see ``JSONReader``), and returns
+    /// what `read` returns.
     ///
-    /// - Complexity: O(*n*) in the value's length (it is parsed again).
-    public func reader(depth: Int) -> JSONReader { JSONReader(text.tree(range, listedDepth: depth)) }
+    /// - Complexity: O(*n*) in the value's length (it is parsed again), besides what `read` does.
+    public func read<Value>(_ read: (inout JSONReader) -> Value) -> Value { text.read(range, read) }
 
     /// The members of the object, or the elements of the array, in the order written; the members named in
     /// `uncanonical` without their encoding.

@@ -5,11 +5,14 @@ enum RequestReader {
         try withPaddedBody(body) { padded, parser in parser.readRequest(padded, body: body) }
     }
 
-    /// Reads a whole body into a tree of its values (those within `listedDepth`, see
-    /// ``SimdJSONParser/readTree(_:_:body:listedDepth:)``), with the violations of the rules every value follows.
-    static func readTree(_ body: [UInt8], listedDepth: Int = .max) throws(RequestError) -> TreeReading {
+    /// Reads a whole body with `read`, given a reader at its value (see ``SimdJSONParser/read(_:_:body:_:)``):
+    /// what `read` returns, the violations of the rules every value follows, and the body with its padding (for
+    /// reading parts of it again).
+    static func read<Value>(
+        _ body: [UInt8], _ read: (inout JSONReader) -> Value
+    ) throws(RequestError) -> (value: Value, rules: RuleViolations, padded: [UInt8]) {
         try withPaddedBody(body) { padded, parser in
-            parser.readTree(padded, 0 ..< padded.count, body: body, listedDepth: listedDepth)
+            parser.read(padded, 0 ..< padded.count, body: body, read).map { ($0.0, $0.1, padded) }
         }
     }
 

@@ -100,10 +100,10 @@ final class RequestText: Sendable {
         return bytes[offset ..< offset + count]
     }
 
-    /// The tree of the value whose text is `range`, listed to `listedDepth` (see ``JSONReader/isListed``).
-    func tree(_ range: Range<Int>, listedDepth: Int) -> JSONTree {
+    /// Reads the value whose text is `range` with `read` (a reader at the value; see ``JSONReader``).
+    func read<Value>(_ range: Range<Int>, _ read: (inout JSONReader) -> Value) -> Value {
         precondition(range.lowerBound >= 0 && range.upperBound <= bytes.count, "range outside the body")
-        return SimdJSONParser.withBorrowed { $0.validTree(bytes, range, listedDepth: listedDepth) }
+        return SimdJSONParser.withBorrowed { $0.readValid(bytes, range, read) }
     }
 
     /// The members of the object, or the elements of the array, whose text is at `offset ..< offset + count`.

@@ -1,16 +1,13 @@
 import Waterfall
 
 extension SectionLayoutRequest {
-    /// How deep ``decodeList(_:errors:)`` reads: the array, its entries, their settings and what those read.
-    static let listDecodedDepth = 2 + WaterfallSettings.decodedDepth
-
     /// Decodes the value of `options.layouts`: an array of entries, each with a distinct section.
     ///
     /// - Parameters:
     ///   - reader: The value.
     ///   - errors: Where every invalid member is recorded, by path.
     /// - Returns: The entries that decoded without error, in order.
-    /// - Complexity: O(*n* + *e*²) for a value of *n* nodes with *e* entries (each section is looked up
+    /// - Complexity: O(*n* + *e*²) for a value of *n* values with *e* entries (each section is looked up
     ///   among the entries before it).
     static func decodeList(_ reader: JSONReader, errors: inout FieldErrors) -> [SectionLayoutRequest] {
         var reader = reader

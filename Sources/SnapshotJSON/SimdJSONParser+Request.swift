@@ -15,14 +15,13 @@ extension SimdJSONParser {
             var omitted = result.violationsOmitted
             let arena = ContentArena(takingFrom: self, count: Int(result.arenaLength))
             var options = DiffOptions()
-            var layouts: JSONReader?
+            var layouts: Range<Int>?
             if let span = walked.options {
                 // Another parser: this one's result is still being read.
-                let tree = SimdJSONParser.withBorrowed {
-                    $0.validTree(padded, span, listedDepth: DiffOptions.decodedDepth)
-                }
                 var errors = FieldErrors()
-                options = DiffOptions(decoding: JSONReader(tree), errors: &errors, layouts: &layouts)
+                options = SimdJSONParser.withBorrowed {
+                    $0.readValid(padded, span) { DiffOptions(decoding: $0, errors: &errors, layouts: &layouts) }
+                }
                 violations += errors.errors
                 omitted += errors.count - errors.errors.count
             }
@@ -35,7 +34,9 @@ extension SimdJSONParser {
             if let layouts {
                 // Listed like /layout's errors (up to FieldErrors.listedLimit), once the rest is valid.
                 var errors = FieldErrors()
-                options.layouts = SectionLayoutRequest.decodeList(layouts, errors: &errors)
+                options.layouts = SimdJSONParser.withBorrowed {
+                    $0.readValid(padded, layouts) { SectionLayoutRequest.decodeList($0, errors: &errors) }
+                }
                 guard errors.isEmpty else { return .failure(.invalid(errors.errors, omitted: errors.count - errors.errors.count)) }
             }
             // Where sections lie is read only by the renderings that copy or compare their texts.
@@ -74,111 +75,54 @@ extension SimdJSONParser {
     }
 
     /// Reads `padded[range]` (the whole body, or a value of it; the array holds its padding as spare capacity)
-    /// into a tree of its values, validated as a request is, with the violations of the rules every value of a
-    /// request follows (no repeated member names, exponents in range), each with its place among the tree's
-    /// nodes; or the error. `body` is the whole body as the client sent it, for locating errors. Containers deeper
-    /// than `listedDepth` (the value read is depth 0) are validated, not listed: a reader must not enter them
-    /// (``JSONReader/isListed``).
-    func readTree(
-        _ padded: [UInt8], _ range: Range<Int>, body: [UInt8], listedDepth: Int
-    ) -> Result<TreeReading, RequestError> {
+    /// with a cursor, calling `read` with a reader at its value: `read` reads what it needs, in document order,
+    /// and the walk validates everything else (a value moved past unread is validated then). Returns what `read`
+    /// returned, with the violations of the rules every value follows (no repeated member names, exponents in
+    /// range), each at its place in the walk; or the error that ended the walk, which outweighs what `read` found.
+    /// `body` is the whole body as the client sent it, for locating errors. Readers are valid only during `read`.
+    func read<Value>(
+        _ padded: [UInt8], _ range: Range<Int>, body: [UInt8], _ read: (inout JSONReader) -> Value
+    ) -> Result<(Value, RuleViolations), RequestError> {
         padded.withUnsafeBufferPointer { buffer in
-            let result = CSimdJSON_ParseTree(
-                pointer, buffer.baseAddress, range.lowerBound, range.count, padded.capacity, listedDepth).pointee
+            var value: Value?
+            if CSimdJSON_CursorBegin(
+                pointer, buffer.baseAddress.map { $0 + range.lowerBound }, range.count,
+                padded.capacity - range.lowerBound, 0, 0) != 0
+            {
+                let walk = JSONWalk(pointer: pointer, source: padded, base: range.lowerBound)
+                var reader = JSONReader(walk)
+                value = read(&reader)
+                walk.end()
+            }
+            let result = CSimdJSON_CursorFinish(pointer).pointee
             if let failure = failure(of: result, body: body) { return .failure(failure) }
+            guard let value else { preconditionFailure("a walk that began reports its outcome") }
             let violations = (0 ..< result.violationCount).map {
                 (violation(result.violations[$0], text: result), place: Int(result.violations[$0].valueIndex))
             }
-            let tree = Self.tree(result, parser: pointer, source: padded, base: range.lowerBound)
-            return .success(TreeReading(tree: tree, violations: violations, omitted: result.violationsOmitted))
+            return .success((value, RuleViolations(violations: violations, omitted: result.violationsOmitted)))
         }
     }
 
-    /// Trees larger than this (in bytes of tables) take CSimdJSON's tables; smaller ones are copied.
-    private static let treeCopiedUpTo = 64 << 10
-
-    /// The tree of `result`, the last ParseTree of `parser`.
-    private static func tree(_ result: CSimdJSON_Result, parser: OpaquePointer, source: [UInt8], base: Int) -> JSONTree {
-        let nodeBytes = result.valueCount * MemoryLayout<CSimdJSON_Value>.stride
-        let escapedBytes = result.escapedCount * MemoryLayout<CSimdJSON_Escaped>.stride
-        if nodeBytes + escapedBytes + result.stringsLength > treeCopiedUpTo {
-            // Handed over: the result's pointers to the tables are invalid from here.
-            var values: UnsafeMutablePointer<CSimdJSON_Value>?, escaped: UnsafeMutablePointer<CSimdJSON_Escaped>?
-            var strings: UnsafeMutablePointer<UInt8>?
-            CSimdJSON_TakeTree(parser, &values, &escaped, &strings)
-            return JSONTree(
-                nodes: mirror(values, count: result.valueCount, as: JSONTree.Node.self),
-                escaped: mirror(escaped, count: result.escapedCount, as: JSONTree.Escaped.self),
-                strings: UnsafeBufferPointer(start: strings, count: result.stringsLength), source: source, base: base,
-                release: {
-                    CSimdJSON_Free(values)
-                    CSimdJSON_Free(escaped)
-                    CSimdJSON_Free(strings)
-                })
-        }
-        // One block: the nodes, the escaped records (both 4-byte aligned), then the strings.
-        let block = UnsafeMutableRawPointer.allocate(byteCount: nodeBytes + escapedBytes + result.stringsLength,
-                                                     alignment: MemoryLayout<CSimdJSON_Value>.alignment)
-        if nodeBytes > 0 { block.copyMemory(from: result.values, byteCount: nodeBytes) }
-        if escapedBytes > 0 { (block + nodeBytes).copyMemory(from: result.escaped, byteCount: escapedBytes) }
-        let stringsStart = block + nodeBytes + escapedBytes
-        if result.stringsLength > 0 { stringsStart.copyMemory(from: result.strings, byteCount: result.stringsLength) }
-        return JSONTree(
-            nodes: UnsafeBufferPointer(start: block.bindMemory(to: JSONTree.Node.self, capacity: result.valueCount),
-                                       count: result.valueCount),
-            escaped: UnsafeBufferPointer(start: (block + nodeBytes).bindMemory(to: JSONTree.Escaped.self, capacity: result.escapedCount),
-                                         count: result.escapedCount),
-            strings: UnsafeBufferPointer(start: stringsStart.bindMemory(to: UInt8.self, capacity: result.stringsLength),
-                                         count: result.stringsLength),
-            source: source, base: base, release: { block.deallocate() })
-    }
-
-    /// The parts of the number whose text is `source[range]` (validated by a parse).
-    static func number(_ source: [UInt8], _ range: Range<Int>) -> JSONTree.Number {
-        let parts = source.withUnsafeBufferPointer { CSimdJSON_ParseNumber($0.baseAddress! + range.lowerBound, range.count) }
-        precondition(parts.valid != 0, "not a number a parse validated")
-        let integer = range.lowerBound + Int(parts.integerOffset), fraction = range.lowerBound + Int(parts.fractionOffset)
-        return JSONTree.Number(exponent: parts.exponent, integerDigits: integer ..< integer + Int(parts.integerLength),
-                               fractionDigits: fraction ..< fraction + Int(parts.fractionLength),
-                               isNegative: parts.negative != 0, isInteger: parts.isInteger != 0,
-                               isOutOfRange: parts.outOfRange != 0)
-    }
-
-    /// C records seen as the Swift structs that declare the same fields in the same order (``JSONTree/Node`` for
-    /// CSimdJSON_Value, ``JSONTree/Escaped`` for CSimdJSON_Escaped; checked by ``mirrorsMatch``).
-    private static func mirror<Record, Mirror>(_ records: UnsafeMutablePointer<Record>?, count: Int, as _: Mirror.Type) -> UnsafeBufferPointer<Mirror> {
-        precondition(MemoryLayout<Mirror>.stride == MemoryLayout<Record>.stride
-                     && MemoryLayout<Mirror>.alignment == MemoryLayout<Record>.alignment, "\(Mirror.self) does not mirror \(Record.self)")
-        guard let records else { return UnsafeBufferPointer(start: nil, count: 0) }
-        return UnsafeBufferPointer(start: UnsafeRawPointer(records).bindMemory(to: Mirror.self, capacity: count), count: count)
-    }
-
-    /// Whether the mirrors of ``mirror(_:count:as:)`` have their C records' size, alignment and field offsets.
-    static var mirrorsMatch: Bool {
-        let fields: [(Int?, Int?)] = [
-            (MemoryLayout<JSONTree.Node>.offset(of: \.offset), MemoryLayout<CSimdJSON_Value>.offset(of: \.offset)),
-            (MemoryLayout<JSONTree.Node>.offset(of: \.extra), MemoryLayout<CSimdJSON_Value>.offset(of: \.extra)),
-            (MemoryLayout<JSONTree.Escaped>.offset(of: \.start), MemoryLayout<CSimdJSON_Escaped>.offset(of: \.start)),
-            (MemoryLayout<JSONTree.Escaped>.offset(of: \.length), MemoryLayout<CSimdJSON_Escaped>.offset(of: \.length)),
-        ]
-        let sizes: [(Int, Int)] = [
-            (MemoryLayout<JSONTree.Node>.stride, MemoryLayout<CSimdJSON_Value>.stride),
-            (MemoryLayout<JSONTree.Node>.alignment, MemoryLayout<CSimdJSON_Value>.alignment),
-            (MemoryLayout<JSONTree.Escaped>.stride, MemoryLayout<CSimdJSON_Escaped>.stride),
-            (MemoryLayout<JSONTree.Escaped>.alignment, MemoryLayout<CSimdJSON_Escaped>.alignment),
-        ]
-        return fields.allSatisfy { $0.0 != nil && $0.0 == $0.1 } && sizes.allSatisfy { $0.0 == $0.1 }
-    }
-
-    /// The bytes of one tree node (CSimdJSON_Value's stride).
-    static var treeNodeBytes: Int { MemoryLayout<CSimdJSON_Value>.stride }
-
-    /// The tree of a value that a parse of the same bytes validated (see ``readTree(_:_:body:listedDepth:)``).
-    func validTree(_ padded: [UInt8], _ range: Range<Int>, listedDepth: Int) -> JSONTree {
-        switch readTree(padded, range, body: padded, listedDepth: listedDepth) {
-        case .success(let reading): return reading.tree
+    /// Reads a value that a walk of the same bytes validated (see ``read(_:_:body:_:)``): its violations were
+    /// reported by that walk.
+    func readValid<Value>(_ padded: [UInt8], _ range: Range<Int>, _ read: (inout JSONReader) -> Value) -> Value {
+        switch self.read(padded, range, body: padded, read) {
+        case .success(let (value, _)): return value
         case .failure(let error): fatalError("a validated value of \(range.count) bytes did not parse again: \(error)")
         }
+    }
+
+    /// The parts of the number whose text is `source[range]`, or `nil` when it is not a number (a walk reading
+    /// it then finds the syntax error).
+    static func number(_ source: [UInt8], _ range: Range<Int>) -> JSONNumber? {
+        let parts = source.withUnsafeBufferPointer { CSimdJSON_ParseNumber($0.baseAddress! + range.lowerBound, range.count) }
+        guard parts.valid != 0 else { return nil }
+        let integer = range.lowerBound + Int(parts.integerOffset), fraction = range.lowerBound + Int(parts.fractionOffset)
+        return JSONNumber(exponent: parts.exponent, integerDigits: integer ..< integer + Int(parts.integerLength),
+                          fractionDigits: fraction ..< fraction + Int(parts.fractionLength),
+                          isNegative: parts.negative != 0, isInteger: parts.isInteger != 0,
+                          isOutOfRange: parts.outOfRange != 0)
     }
 
     /// The error of a parse that did not reach the schema, if any.
@@ -592,7 +536,7 @@ struct RequestCursor {
     typealias RecordCounts = (sections: Int, items: Int)
 
     /// Stands on the document's value and returns its kind (one that is not an object is validated at once).
-    func root() -> Found { Found(code: CSimdJSON_CursorRoot(pointer)) }
+    func root() -> Found { Found(code: CSimdJSON_CursorRoot(pointer, nil)) }
 
     /// Whether the value is an object (or, when `object` is false, an array); if not, records that it should be
     /// and skips it.
@@ -600,19 +544,19 @@ struct RequestCursor {
 
     /// Enters the object or array (``expect(object:)`` said it is one); returns the offset of its bracket.
     @discardableResult
-    func enter() -> Int { Int(CSimdJSON_CursorEnter(pointer)) }
+    func enter() -> Int { Int(CSimdJSON_CursorEnter(pointer, 0)) }
 
     /// Stands on the next member of the object entered last, or returns `nil` at its end (and leaves it).
     func nextMember() -> MemberName? {
         var name: UnsafePointer<UInt8>?
         var length = 0
         var offset: Int64 = 0
-        guard CSimdJSON_CursorNextMember(pointer, &name, &length, &offset) != 0 else { return nil }
+        guard CSimdJSON_CursorNextMember(pointer, &name, &length, &offset, nil) != 0 else { return nil }
         return MemberName(bytes: UnsafeBufferPointer(start: name, count: length), offset: Int(offset))
     }
 
     /// Stands on the next element of the array entered last; false at its end (and leaves it).
-    func nextElement() -> Bool { CSimdJSON_CursorNextElement(pointer) != 0 }
+    func nextElement() -> Bool { CSimdJSON_CursorNextElement(pointer, nil) != 0 }
 
     /// Validates the value and moves past it.
     func skip() { CSimdJSON_CursorSkip(pointer) }
@@ -677,8 +621,12 @@ struct RequestCursor {
         CSimdJSON_CursorAddSection(pointer, record)
     }
 
-    /// Records that the document's value, of kind `found`, is not an object.
+    /// Validates the document's value, of kind `found`, and records that it is not an object.
     func reportNotObject(_ found: Found) {
+        if Int(found.code) == CSimdJSON_FoundArray {  // (a scalar document is validated to its end at once)
+            skip()
+            requireEnd()
+        }
         CSimdJSON_CursorViolation(pointer, UInt8(CSimdJSON_ViolationExpectedObject), found.code, 0, nil, 0)
     }
 
@@ -709,5 +657,97 @@ struct RequestCursor {
     fileprivate static func rule(ofKind kind: UInt8) -> DiffRequestSchema.Rule? {
         kind < UInt8(CSimdJSON_ViolationCallerFirst) ? nil
             : DiffRequestSchema.Rule(rawValue: kind - UInt8(CSimdJSON_ViolationCallerFirst))
+    }
+}
+
+/// One walk over a JSON text with the bridge's cursor, shared by the ``JSONReader``s of the text: the value the
+/// cursor stands on (its kind, text and place) and the steps that read it, skip it, or move into it.
+///
+/// A class because every reader of one walk moves the same cursor; used by one thread, within the read that
+/// made it (``SimdJSONParser/read(_:_:body:_:)``).
+final class JSONWalk {
+    private let pointer: OpaquePointer
+    /// The bytes the text is read from, and where the text starts in them.
+    let source: [UInt8]
+    let base: Int
+    private var standing = CSimdJSON_Standing()
+    /// Whether the document's value is an object or an array (to be followed by nothing but whitespace).
+    private var rootIsContainer = false
+
+    fileprivate init(pointer: OpaquePointer, source: [UInt8], base: Int) {
+        self.pointer = pointer
+        self.source = source
+        self.base = base
+        rootIsContainer = Self.isContainer(CSimdJSON_CursorRoot(pointer, &standing))
+    }
+
+    private static func isContainer(_ kind: UInt8) -> Bool {
+        Int(kind) == CSimdJSON_FoundObject || Int(kind) == CSimdJSON_FoundArray
+    }
+
+    /// The kind of the value the cursor stands on.
+    var kind: JSONReader.Kind {
+        switch Int(standing.kind) {
+        case CSimdJSON_FoundObject: .object
+        case CSimdJSON_FoundArray: .array
+        case CSimdJSON_FoundString: .string
+        case CSimdJSON_FoundBoolean: .boolean
+        case CSimdJSON_FoundNull, CSimdJSON_FoundNothing: .null  // (nothing: the walk ended, its error outweighs)
+        default: .number
+        }
+    }
+
+    /// The first byte of the value's text in ``source``.
+    var offset: Int { base + Int(standing.offset) }
+    /// The value's place in the walk: how many values and member names came before it.
+    var place: Int { Int(standing.place) }
+
+    /// The number the cursor stands on, if it is a number (its text is parsed again).
+    var number: JSONNumber? {
+        guard kind == .number else { return nil }
+        return SimdJSONParser.number(source, offset ..< offset + Int(standing.length))
+    }
+
+    /// Validates the value and moves past it (nothing when it was read already).
+    func skip() { CSimdJSON_CursorSkip(pointer) }
+
+    /// Reads the string the cursor stands on.
+    func readString() -> String {
+        var bytes: UnsafePointer<UInt8>?
+        var length = 0
+        CSimdJSON_CursorReadString(pointer, &bytes, &length)
+        return String(decoding: UnsafeBufferPointer(start: bytes, count: length), as: UTF8.self)
+    }
+
+    /// Validates the value, moves past it and returns where its text lies in ``source``.
+    func skipText() -> Range<Int> {
+        var start: UInt64 = 0
+        let length = CSimdJSON_CursorSpan(pointer, &start)
+        return base + Int(start) ..< base + Int(start) + Int(length)
+    }
+
+    /// The offset in ``source`` just past the object or array whose text starts at `start` and was just left.
+    func endOfLeft(_ start: Int) -> Int { base + Int(CSimdJSON_CursorEndOfLeft(pointer, Int64(start - base))) }
+
+    /// Enters the object or array the cursor stands on (an object's repeated member names are violations).
+    func enter() { CSimdJSON_CursorEnter(pointer, 1) }
+
+    /// Stands on the next member of the object entered last, or returns `nil` at its end (and leaves it).
+    func nextMember() -> String? {
+        var name: UnsafePointer<UInt8>?
+        var length = 0
+        var offset: Int64 = 0
+        guard CSimdJSON_CursorNextMember(pointer, &name, &length, &offset, &standing) != 0 else { return nil }
+        return String(decoding: UnsafeBufferPointer(start: name, count: length), as: UTF8.self)
+    }
+
+    /// Stands on the next element of the array entered last; false at its end (and leaves it).
+    func nextElement() -> Bool { CSimdJSON_CursorNextElement(pointer, &standing) != 0 }
+
+    /// Ends the walk of the document: the root is read (or validated now), and nothing follows it.
+    fileprivate func end() {
+        guard rootIsContainer else { return }  // (a scalar document is validated to its end at once)
+        skip()
+        CSimdJSON_CursorRequireEnd(pointer)
     }
 }

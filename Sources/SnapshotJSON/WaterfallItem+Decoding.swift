@@ -1,9 +1,6 @@
 import Waterfall
 
 extension WaterfallItem {
-    /// How deep ``decode(_:path:errors:)`` reads: the item object's members (a reader made to enter depth 0).
-    public static let decodedDepth = 0
-
     /// Decodes an item's size from its object (`id` is skipped): exactly one of `aspectRatio`, `width` with
     /// `height`, or `fixedHeight`; optionally `extraHeight` (points) and `fullWidth` (boolean).
     ///

@@ -1,10 +1,6 @@
 import Waterfall
 
 extension WaterfallSettings {
-    /// How deep ``decode(_:paths:errors:)`` reads: the settings object and its `columns` and `insets` objects
-    /// (a reader made to enter depth 1).
-    public static let decodedDepth = 1
-
     /// Decodes layout settings, recording every invalid or unknown member by path.
     ///
     /// ```json

@@ -20,12 +20,12 @@ import Testing
 
     /// Moves through the root object's members without reading any value.
     private func passEveryMember(_ parser: OpaquePointer) {
-        #expect(Int(CSimdJSON_CursorRoot(parser)) == CSimdJSON_FoundObject)
-        #expect(CSimdJSON_CursorEnter(parser) == 0)
+        #expect(Int(CSimdJSON_CursorRoot(parser, nil)) == CSimdJSON_FoundObject)
+        #expect(CSimdJSON_CursorEnter(parser, 0) == 0)
         var name: UnsafePointer<UInt8>?
         var length = 0
         var offset: Int64 = 0
-        while CSimdJSON_CursorNextMember(parser, &name, &length, &offset) != 0 {}
+        while CSimdJSON_CursorNextMember(parser, &name, &length, &offset, nil) != 0 {}
         CSimdJSON_CursorRequireEnd(parser)
     }
 
@@ -47,18 +47,18 @@ import Testing
     @Test func stepsOutOfOrderDoNothing() {
         let outcome = walk(#"{"a": [1, 2]}"#) { parser in
             CSimdJSON_CursorSkip(parser)  // before the root: nothing to skip
-            #expect(CSimdJSON_CursorEnter(parser) == -1)
-            #expect(Int(CSimdJSON_CursorRoot(parser)) == CSimdJSON_FoundObject)
-            #expect(CSimdJSON_CursorNextElement(parser) == 0)  // nothing entered yet
-            #expect(CSimdJSON_CursorEnter(parser) == 0)
-            #expect(CSimdJSON_CursorNextElement(parser) == 0)  // an object, not an array
+            #expect(CSimdJSON_CursorEnter(parser, 0) == -1)
+            #expect(Int(CSimdJSON_CursorRoot(parser, nil)) == CSimdJSON_FoundObject)
+            #expect(CSimdJSON_CursorNextElement(parser, nil) == 0)  // nothing entered yet
+            #expect(CSimdJSON_CursorEnter(parser, 0) == 0)
+            #expect(CSimdJSON_CursorNextElement(parser, nil) == 0)  // an object, not an array
             var name: UnsafePointer<UInt8>?
             var length = 0
             var offset: Int64 = 0
-            #expect(CSimdJSON_CursorNextMember(parser, &name, &length, &offset) != 0)
+            #expect(CSimdJSON_CursorNextMember(parser, &name, &length, &offset, nil) != 0)
             CSimdJSON_CursorSkip(parser)
             CSimdJSON_CursorSkip(parser)  // skipped already: nothing more
-            #expect(CSimdJSON_CursorNextMember(parser, &name, &length, &offset) == 0)
+            #expect(CSimdJSON_CursorNextMember(parser, &name, &length, &offset, nil) == 0)
             CSimdJSON_CursorRequireEnd(parser)
         }
         #expect(outcome.status == CSimdJSON_StatusOK)

@@ -2,9 +2,9 @@ import SnapshotJSON
 import Testing
 import TestSupport
 
-/// The tree CSimdJSON lists, read through ``JSONReader``, gives back every value of a random document exactly:
-/// members in the order written, strings unescaped, numbers as their exact digits and exponent, whatever the
-/// escapes, the number spellings and the whitespace.
+/// A walk of CSimdJSON's cursor, read through ``JSONReader``, gives back every value of a random document
+/// exactly: members in the order written, strings unescaped, numbers as their exact digits and exponent, whatever
+/// the escapes, the number spellings and the whitespace; and what a reader leaves unread is validated all the same.
 @Suite struct JSONReaderPropertyTests {
     /// A JSON value as generated: what the reader must give back.
     indirect enum Value: Equatable {
@@ -13,7 +13,7 @@ import TestSupport
         case number(negative: Bool, digits: String, exponent: Int)
         case array([Value])
         case object([(String, Value)])
-        /// A container the reader was not made to enter: its kind only.
+        /// A container the reader did not enter: its kind only.
         case unlisted(array: Bool)
 
         static func == (lhs: Value, rhs: Value) -> Bool {
@@ -35,26 +35,33 @@ import TestSupport
     func readsBackWhatWasWritten(seed: UInt64) throws {
         var random = SplitMix(seed: seed &* 0x9E37_79B9 &+ 17)
         let (value, text) = Self.document(&random)
-        let document = try parseJSONDocument(Array(text.utf8))
-        #expect(Self.read(document.root) == value, "seed \(seed): \(text)")
+        #expect(try Self.readRoot(text) == value, "seed \(seed): \(text)")
     }
 
-    /// A document listed to a random depth: a reader gives back every value within it exactly, and sees the
-    /// containers below only as such (their members or elements are not listed, so they cost no memory).
+    /// A reader that enters a random depth only gives back every value within it exactly, and the containers
+    /// below as such (it leaves them unread).
     @Test(arguments: 0 ..< 300)
-    func readsBackWhatItEntersAndSeesDeeperContainersOnly(seed: UInt64) throws {
+    func readsBackWhatItEntersAndLeavesTheRest(seed: UInt64) throws {
         var random = SplitMix(seed: seed &* 0x2545_F491 &+ 5)
         let (value, text) = Self.document(&random)
         let depth = Int.random(in: 0 ... 4, using: &random)
-        let document = try parseJSONDocument(Array(text.utf8), depth: depth)
-        #expect(Self.read(document.root, entering: depth) == Self.truncated(value, below: depth),
+        #expect(try Self.readRoot(text, entering: depth) == Self.truncated(value, below: depth),
                 "seed \(seed), depth \(depth): \(text)")
     }
 
-    /// What a parse finds wrong inside a container it does not list (repeated member names, exponents out of
-    /// range) it still reports, in the same order and places as when it lists everything.
+    /// The root object of `text`, read by a reader that enters `depth` levels (the root is level 0).
+    private static func readRoot(_ text: String, entering depth: Int = .max) throws(RequestError) -> Value {
+        var members: [(String, Value)] = []
+        _ = try JSONDocument.read(Array(text.utf8)) { name, reader in
+            members.append((name, read(reader, entering: depth, level: 1)))
+        }
+        return .object(members)
+    }
+
+    /// What a walk finds wrong (repeated member names, exponents out of range) it reports in the same order and
+    /// places whether its reader reads everything or leaves what lies deeper than a random depth unread.
     @Test(arguments: 0 ..< 300)
-    func violationsDoNotDependOnTheDepthListed(seed: UInt64) throws {
+    func violationsDoNotDependOnWhatIsRead(seed: UInt64) throws {
         var random = SplitMix(seed: seed &* 0x9E37_79B9 &+ 3)
         func value(_ level: Int) -> String {
             let pick = Int.random(in: 0 ..< (level > 4 ? 3 : 6), using: &random)
@@ -73,10 +80,10 @@ import TestSupport
         #expect(Self.outcome(text, depth: depth) == Self.outcome(text, depth: .max), "seed \(seed), depth \(depth)")
     }
 
-    /// The violations a parse of `text` listed to `depth` reports.
+    /// The violations a walk of `text` reports when its reader enters `depth` levels.
     private static func outcome(_ text: [UInt8], depth: Int) -> RequestError? {
-        do {
-            _ = try parseJSONDocument(text, depth: depth)
+        do throws(RequestError) {
+            _ = try JSONDocument.read(text) { _, reader in _ = read(reader, entering: depth, level: 1) }
             return nil
         } catch {
             return error
@@ -87,8 +94,9 @@ import TestSupport
     /// once trapped: its last digit overflowed the addition, not the multiplication).
     @Test func idsAtTheIntegerLimitsAreIDsOrViolations() throws {
         let valid = ["9223372036854775807", "-9223372036854775808", "0", "-0"]
-        let document = try parseJSONDocument(Array(#"{"items":[\#(valid.map { #"{"id":\#($0)}"# }.joined(separator: ","))]}"#.utf8))
-        #expect(document.items?.map(\.id) == [.integer(.max), .integer(.min), .integer(0), .integer(0)])
+        let items = valid.map { #"{"id":\#($0)}"# }.joined(separator: ",")
+        let document = try JSONDocument.read(Array(#"{"items":[\#(items)]}"#.utf8)) { _, reader in reader.skip() }
+        #expect(document.items?.ids == [.integer(.max), .integer(.min), .integer(0), .integer(0)])
         for id in ["9223372036854775808", "-9223372036854775809", "18446744073709551615", "18446744073709551616",
                    "18446744073709551619", "184467440737095516160", "99999999999999999999999"] {
             guard case .invalid(let violations, _) = Fixtures.layoutError(#"{"items":[{"id":\#(id)}]}"#) else {
@@ -229,25 +237,23 @@ import TestSupport
 
     // MARK: Reading back
 
-    /// `value` as a reader that enters `depth` levels sees it (`level` is the value's own): an empty container is
-    /// empty at any depth (it has nothing to leave out).
+    /// `value` as a reader that enters `depth` levels sees it (`level` is the value's own).
     private static func truncated(_ value: Value, below depth: Int, level: Int = 0) -> Value {
         switch value {
         case .array(let elements):
-            level > depth && !elements.isEmpty ? .unlisted(array: true)
-                : .array(elements.map { truncated($0, below: depth, level: level + 1) })
+            level > depth ? .unlisted(array: true) : .array(elements.map { truncated($0, below: depth, level: level + 1) })
         case .object(let members):
-            level > depth && !members.isEmpty ? .unlisted(array: false)
+            level > depth ? .unlisted(array: false)
                 : .object(members.map { ($0.0, truncated($0.1, below: depth, level: level + 1)) })
         default: value
         }
     }
 
+    /// The value a reader stands on, entering containers down to `depth` only (deeper ones are left unread).
     private static func read(_ reader: JSONReader, entering depth: Int = .max, level: Int = 0) -> Value {
         var reader = reader
-        if (reader.kind == .array || reader.kind == .object) && !reader.isListed {
-            #expect(level > depth, "a container within the depth listed is unlisted")
-            return .unlisted(array: reader.kind == .array)
+        if (reader.kind == .array || reader.kind == .object) && level > depth {
+            return .unlisted(array: reader.kind == .array)  // (left unread: the walk validates it when it moves on)
         }
         switch reader.kind {
         case .null:

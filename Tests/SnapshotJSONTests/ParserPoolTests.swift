@@ -37,11 +37,4 @@ import Testing
         second.recycle()
         first.recycle()
     }
-
-    /// The tree's tables are CSimdJSON's, seen through Swift structs with the same fields in the same order; a
-    /// node is 8 bytes (a body of small values holds one per value).
-    @Test func theTreeMirrorsHaveTheRecordsLayout() {
-        #expect(SimdJSONParser.mirrorsMatch)
-        #expect(SimdJSONParser.treeNodeBytes == 8 && MemoryLayout<JSONTree.Node>.stride == 8)
-    }
 }

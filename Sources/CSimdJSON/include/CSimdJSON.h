@@ -9,8 +9,9 @@
  * reported. Records, violations and the arena live in flat arrays owned by a reusable parser handle; Swift copies
  * the small arrays and takes ownership of the arena (CSimdJSON_TakeArena), so content bytes are never copied.
  * An object's content is its raw text: most objects of two snapshots are unchanged, byte for byte, so their
- * canonical encoding is only made (CSimdJSON_CanonicalItem) for the few whose texts differ. CSimdJSON_ParseTree
- * lists every value of any JSON text (a /layout body, the options of a /diff body, an item), for Swift to decode.
+ * canonical encoding is only made (CSimdJSON_CanonicalItem) for the few whose texts differ. The same cursor reads
+ * any JSON text value by value (CSimdJSON_CursorReadString and the descriptions of CSimdJSON_Standing), for
+ * Swift to decode what it needs as it goes, holding no table of values.
  *
  * Everything a result points to stays valid until the next parse on the same handle or until the handle is
  * given back (CSimdJSON_ParserReturn). A handle is used by one thread at a time.
@@ -148,6 +149,19 @@ typedef struct CSimdJSON_Section {
     uint8_t idInInput;
 } CSimdJSON_Section;
 
+/**
+ * The value a cursor stands on: its kind (CSimdJSON_Found*: object, array, string, number, boolean or null),
+ * where its text starts, a scalar's text length (a string's with its quotes; 0 for a container), and its place:
+ * how many values and member names the walk met before it, in document order (a container counts before what it
+ * holds), the scale of CSimdJSON_Violation.valueIndex.
+ */
+typedef struct CSimdJSON_Standing {
+    int64_t offset;
+    uint64_t length;
+    uint64_t place;
+    uint8_t kind;
+} CSimdJSON_Standing;
+
 /** An id a cursor read (CSimdJSON_CursorReadID): packed as CSimdJSON_Item.id is. */
 typedef struct CSimdJSON_ID {
     uint64_t packed;
@@ -166,7 +180,7 @@ typedef struct CSimdJSON_Violation {
     uint32_t pathLength;
     uint8_t kind;
     uint8_t found;
-    /** CSimdJSON_ParseTree: how many values were listed when it was found (its place in the walk). */
+    /** Its place in the walk: how many values and member names the walk had met (CSimdJSON_Standing.place). */
     uint64_t valueIndex;
 } CSimdJSON_Violation;
 
@@ -197,49 +211,7 @@ typedef struct CSimdJSON_Result {
     uint8_t idsNumbered;
 
     size_t arenaLength;
-
-    /** CSimdJSON_ParseTree: the values of the document, in document order (see CSimdJSON_Value). */
-    const struct CSimdJSON_Value *values;
-    size_t valueCount;
-    /** Where the unescaped bytes of each string or member name that had escapes lie in `strings`, in document
-     * order (see CSimdJSON_Value.extra). */
-    const struct CSimdJSON_Escaped *escaped;
-    size_t escapedCount;
-    /** The unescaped bytes of the strings and member names that had escapes. */
-    const uint8_t *strings;
-    size_t stringsLength;
 } CSimdJSON_Result;
-
-/**
- * One value of a document read by CSimdJSON_ParseTree, in document order: an object is followed by its members,
- * each a name and then the value with its own descendants; an array by its elements. 8 bytes: a body of small
- * values holds one per value (`0,` is one per 2 bytes of text).
- *
- * Its kind is not stored: the first byte of its text tells it (JSON's grammar): '{' an object, '[' an array, '"'
- * a string (or a member's name: the odd nodes of an object's members), 't' true, 'f' false, 'n' null, and any
- * other ('-' or a digit) a number.
- */
-typedef struct CSimdJSON_Value {
-    /** The value's first byte, relative to the text parsed (a name's or a string's opening quote). */
-    uint32_t offset;
-    /**
-     * An object or array: the index of the first value after its last descendant; the next index for one that
-     * is unlisted (deeper than CSimdJSON_ParseTree's `listedDepth`: its descendants are not listed), which reads
-     * as empty, where its text is not. A number: its token's length.
-     * true, false and null: 0. A string or a name written without escapes: its text's length, quotes included
-     * (its bytes are the text between the quotes). One with escapes: `UINT32_MAX - i`, where `i` is the index
-     * of its CSimdJSON_Escaped record (so a string has escapes exactly when `UINT32_MAX - extra <
-     * escapedCount`: a text of L bytes and the e strings with escapes, of 4 bytes or more each, lie apart in an
-     * input of less than 4 GiB, so L <= UINT32_MAX - 4e).
-     */
-    uint32_t extra;
-} CSimdJSON_Value;
-
-/** A string or a member name of CSimdJSON_ParseTree that had escapes: its unescaped bytes in `strings`. */
-typedef struct CSimdJSON_Escaped {
-    uint32_t start;
-    uint32_t length;
-} CSimdJSON_Escaped;
 
 /** A number token exactly as written: ±digits × 10^exponent (CSimdJSON_ParseNumber). */
 typedef struct CSimdJSON_NumberParts {
@@ -298,10 +270,11 @@ void CSimdJSON_ParserReturn(CSimdJSON_Parser *parser, size_t maximumIdle, size_t
 int CSimdJSON_CursorBegin(CSimdJSON_Parser *parser, const uint8_t *bytes, size_t length, size_t capacity,
                           size_t items, size_t sections);
 /**
- * Stands on the document's value and returns its kind (CSimdJSON_Found*). A document that is not an object is
- * validated to its end at once (the walk is then over).
+ * Stands on the document's value and returns its kind (CSimdJSON_Found*), described in *standing unless it is
+ * NULL. A document that is a scalar is validated to its end at once (the walk is then over: only its kind is
+ * described); after an object or an array, call CSimdJSON_CursorRequireEnd.
  */
-uint8_t CSimdJSON_CursorRoot(CSimdJSON_Parser *parser);
+uint8_t CSimdJSON_CursorRoot(CSimdJSON_Parser *parser, CSimdJSON_Standing *standing);
 /** Validates the value the cursor stands on and moves past it. */
 void CSimdJSON_CursorSkip(CSimdJSON_Parser *parser);
 /**
@@ -310,18 +283,29 @@ void CSimdJSON_CursorSkip(CSimdJSON_Parser *parser);
  */
 int CSimdJSON_CursorExpect(CSimdJSON_Parser *parser, int object);
 /**
- * Enters the object or array the cursor stands on (CSimdJSON_CursorExpect said it is one); returns the offset of
- * its bracket. Then CSimdJSON_CursorNextMember or ...NextElement stand on its children, one per call.
+ * Enters the object or array the cursor stands on (it must be one); returns the offset of its bracket. Then
+ * CSimdJSON_CursorNextMember or ...NextElement stand on its children, one per call. With `checkNames` nonzero, a
+ * member name the object gives twice is recorded as a violation (CSimdJSON_ViolationDuplicateMember) when the
+ * object ends; without, the caller checks the names it cares about.
  */
-int64_t CSimdJSON_CursorEnter(CSimdJSON_Parser *parser);
+int64_t CSimdJSON_CursorEnter(CSimdJSON_Parser *parser, int checkNames);
 /**
  * Stands on the next member of the object entered last: its unescaped name (valid until the walk ends) and the
- * offset of the name's opening quote; the member's name ends the path. Returns 0 at the object's end (it is then
- * left, and the cursor stands past it).
+ * offset of the name's opening quote; the member's name ends the path. Its value is described in *standing unless
+ * it is NULL. Returns 0 at the object's end (it is then left, and the cursor stands past it).
  */
-int CSimdJSON_CursorNextMember(CSimdJSON_Parser *parser, const uint8_t **name, size_t *nameLength, int64_t *nameOffset);
-/** Stands on the next element of the array entered last (its index ends the path); 0 at the array's end. */
-int CSimdJSON_CursorNextElement(CSimdJSON_Parser *parser);
+int CSimdJSON_CursorNextMember(CSimdJSON_Parser *parser, const uint8_t **name, size_t *nameLength, int64_t *nameOffset,
+                               CSimdJSON_Standing *standing);
+/**
+ * Stands on the next element of the array entered last (its index ends the path), described in *standing unless
+ * it is NULL; 0 at the array's end.
+ */
+int CSimdJSON_CursorNextElement(CSimdJSON_Parser *parser, CSimdJSON_Standing *standing);
+/**
+ * Reads the string the cursor stands on: its unescaped UTF-8 bytes (valid until the walk ends). Returns 0 when the
+ * cursor stands on nothing (a value of another kind is skipped, and reads as empty).
+ */
+int CSimdJSON_CursorReadString(CSimdJSON_Parser *parser, const uint8_t **bytes, size_t *length);
 /**
  * Reads the value as an id: a string, or an integer written without fraction or exponent that fits Int64; else
  * records CSimdJSON_ViolationExpectedID and returns kind CSimdJSON_IDNone.
@@ -374,19 +358,6 @@ void CSimdJSON_CursorAddSection(CSimdJSON_Parser *parser, CSimdJSON_Section reco
 const CSimdJSON_Result *CSimdJSON_CursorFinish(CSimdJSON_Parser *parser);
 
 /**
- * Validates the JSON text `bytes[offset ..< offset + length]` as a cursor does (syntax, UTF-8, nesting,
- * exponents, repeated member names: fatal errors in the status, the others as violations) and lists its values
- * in result->values (offsets relative to `bytes + offset`): every value within `listedDepth` (the text's own value
- * is depth 0, its members or elements depth 1, ...); a container deeper is validated but listed alone, unlisted
- * (CSimdJSON_Value.extra), so that what a reader never enters costs no memory (SIZE_MAX lists everything).
- * `capacity >= offset + length + CSimdJSON_PADDING` bytes must be readable. A value that an earlier parse of the
- * same bytes validated may be read this way on its own (an option, an item). Never returns NULL. The result
- * belongs to the handle.
- */
-const CSimdJSON_Result *CSimdJSON_ParseTree(CSimdJSON_Parser *parser, const uint8_t *bytes, size_t offset,
-                                            size_t length, size_t capacity, size_t listedDepth);
-
-/**
  * The canonical encoding of an object's content (every member but the one named `skipped`) from its raw text,
  * the span `bytes[offset ..< offset + length]` that a cursor probed in the same bytes, so already valid.
  * `capacity >= offset + length + CSimdJSON_PADDING` bytes must be readable. Returns the encoding, valid until
@@ -433,16 +404,6 @@ typedef struct CSimdJSON_Child {
 const CSimdJSON_Child *CSimdJSON_Children(CSimdJSON_Parser *parser, const uint8_t *bytes, size_t offset, size_t length,
                                           size_t capacity, int canonical, const char *uncanonical, size_t *count,
                                           const uint8_t **text);
-
-/**
- * Hands the last CSimdJSON_ParseTree's values, escaped records and strings (result->valueCount, escapedCount and
- * stringsLength of them; each maybe NULL when empty) to the caller, who frees each with CSimdJSON_Free. The
- * result's pointers to them are then invalid; the handle starts new tables on the next parse.
- */
-void CSimdJSON_TakeTree(CSimdJSON_Parser *parser, CSimdJSON_Value **values, CSimdJSON_Escaped **escaped,
-                        uint8_t **strings);
-/** Frees what CSimdJSON_TakeTree handed over. */
-void CSimdJSON_Free(void *pointer);
 
 /** The parts of the number token `token[0 ..< length]` (a number a parse validated: trailing whitespace none). */
 CSimdJSON_NumberParts CSimdJSON_ParseNumber(const uint8_t *token, size_t length);

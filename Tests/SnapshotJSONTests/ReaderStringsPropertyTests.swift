@@ -2,11 +2,10 @@
 import Testing
 import TestSupport
 
-/// The tree keeps 8 bytes per value: where its text starts and one more number (a container's end, a number's or
-/// an unescaped string's length, or the mark of a string's escaped record), the kind being read from the text's
-/// first byte. Strings and member names with and without escapes, at every place of documents small (whose
-/// tables are copied) and large (whose tables are handed over), read back exactly, at their byte offsets.
-@Suite struct TreeStringsPropertyTests {
+/// A reader of the cursor's walk reads strings and member names with and without escapes, at every place of
+/// documents small and large (over 4 MiB, whose structural index the walk frees as it ends), back exactly, each
+/// value at its byte offset.
+@Suite struct ReaderStringsPropertyTests {
     /// A value as generated.
     indirect enum Value: Equatable {
         case null, boolean(Bool), string(String), integer(Int)
@@ -45,7 +44,7 @@ import TestSupport
         var random = SplitMix(seed: seed &* 0x2545_F491 &+ 3)
         // How often a string that needs no escape is written with some anyway: never, rarely, half, always.
         let escapeRate = [0.0, 0.05, 0.5, 1.0][Int(seed % 4)]
-        // Every tenth document is large enough (> 8192 nodes) for its tables to be handed over, not copied.
+        // Every tenth document is large.
         let width = seed % 10 == 9 ? 6_000 : Int.random(in: 1 ... 12, using: &random)
         let root = Value.object([Member(name: "items", value: .array((0 ..< width).map { _ in Self.item(&random) }))]
                                 + (0 ..< Int.random(in: 0 ... 3, using: &random)).map { index in
@@ -53,12 +52,10 @@ import TestSupport
                                 })
         var written = Written()
         Self.write(root, into: &written, escapeRate: escapeRate, &random)
-        let reading = try RequestReader.readTree(written.bytes)
-        #expect(reading.violations.isEmpty, "seed \(seed)")
-        if seed % 10 == 9 { #expect(reading.tree.nodes.count * SimdJSONParser.treeNodeBytes > 64 << 10) }
-        #expect(reading.tree.escaped.count == written.escapedCount, "seed \(seed)")
         var offsets: [Int] = []
-        #expect(Self.read(JSONReader(reading.tree), offsets: &offsets) == root, "seed \(seed)")
+        let reading = try RequestReader.read(written.bytes) { Self.read($0, offsets: &offsets) }
+        #expect(reading.rules.violations.isEmpty, "seed \(seed)")
+        #expect(reading.value == root, "seed \(seed)")
         #expect(offsets == written.offsets, "seed \(seed)")
     }
 
@@ -67,36 +64,34 @@ import TestSupport
     func longAndEmptyStrings(length: Int) throws {
         let plain = String(repeating: "ab", count: length / 2)
         let body = #"{"items":[],"p\#(plain)":"\#(plain)","":"","e\n":"\#(plain)\t","\#(plain)\"":["\#(plain)\\",""]}"#
-        let reading = try RequestReader.readTree(Array(body.utf8))
         var offsets: [Int] = []
-        let value = Self.read(JSONReader(reading.tree), offsets: &offsets)
+        let value = try RequestReader.read(Array(body.utf8)) { Self.read($0, offsets: &offsets) }.value
         #expect(value == .object([
             Member(name: "items", value: .array([])), Member(name: "p" + plain, value: .string(plain)),
             Member(name: "", value: .string("")), Member(name: "e\n", value: .string(plain + "\t")),
             Member(name: plain + "\"", value: .array([.string(plain + "\\"), .string("")])),
         ]))
-        #expect(reading.tree.escaped.count == 4)
     }
 
-    /// A document that is one scalar is one node, its kind read from its first byte.
+    /// A document that is one scalar is validated to its end at once: a reader sees its kind (what a request
+    /// reports of it) and nothing more.
     @Test func scalarRoots() throws {
-        func read(_ text: String) throws -> Value {
-            let reading = try RequestReader.readTree(Array(text.utf8))
-            #expect(reading.tree.nodes.count == 1)
-            var offsets: [Int] = []
-            return Self.read(JSONReader(reading.tree), offsets: &offsets)
+        func kind(_ text: String) throws -> JSONReader.Kind {
+            try RequestReader.read(Array(text.utf8)) { $0.kind }.value
         }
-        #expect(try read(#""plain""#) == .string("plain"))
-        #expect(try read(#"  "a\nb\u00e9" "#) == .string("a\nbé"))
-        #expect(try read(#""""#) == .string(""))
-        #expect(try read("-12 ") == .integer(-12))
-        #expect(try read("0") == .integer(0))
-        #expect(try read(" true") == .boolean(true))
-        #expect(try read("false") == .boolean(false))
-        #expect(try read(" null") == .null)
+        #expect(try kind(#""plain""#) == .string)
+        #expect(try kind(#"  "a\nb\u00e9" "#) == .string)
+        #expect(try kind(#""""#) == .string)
+        #expect(try kind("-12 ") == .number)
+        #expect(try kind("0") == .number)
+        #expect(try kind(" true") == .boolean)
+        #expect(try kind("false") == .boolean)
+        #expect(try kind(" null") == .null)
         // simdjson 3.0.1 refuses a root null followed by whitespace; the walk reads its token instead.
-        #expect(try read("null\n") == .null)
-        #expect(try read("null \r\n\t") == .null)
+        #expect(try kind("null\n") == .null)
+        #expect(try kind("null \r\n\t") == .null)
+        #expect(throws: RequestError.self) { try kind(#""a\x""#) }
+        #expect(throws: RequestError.self) { try kind("0 1") }
     }
 
     // MARK: Generating
