@@ -171,6 +171,7 @@ struct CSimdJSON_Parser {
     Level levels[CSimdJSON_MAX_DEPTH + 1];  // level `depth - 1` is the container entered last
     ondemand::value current;                // the value the cursor stands on, while `standing`
     bool standing = false;                  // the cursor stands on a value not yet read, skipped or entered
+    bool trusted = false;                   // the text was validated by an earlier walk: nothing is checked again
     std::string_view currentName;           // the name of the member whose value it is
     int64_t currentNameOffset = -1;
     size_t canonicalBase = 0;               // `members`' base of the object canonicalised into sectionContent
@@ -447,10 +448,10 @@ struct CSimdJSON_Parser {
     /// Validates any JSON value exactly as `encode` does (syntax, duplicate member names, exponent range),
     /// without encoding it.
     void check(ondemand::value &value) {
-        ondemand::json_type type = typeOf(value);
-        if (type == ondemand::json_type::object || type == ondemand::json_type::array) { ++steps; }
-        switch (type) {
+        // (Each value counts one step: a container before what it holds, a scalar once validated.)
+        switch (typeOf(value)) {
         case ondemand::json_type::object: {
+            ++steps;
             size_t base = keys.size();
             forEachMember(value, [&](std::string_view key, int64_t keyOffset, ondemand::value &member) {
                 keys.push_back({key.data(), key.size(), keyOffset});
@@ -460,19 +461,29 @@ struct CSimdJSON_Parser {
             break;
         }
         case ondemand::json_type::array:
+            ++steps;
             forEachElement(value, [&](ondemand::value &element) { check(element); });
             break;
-        case ondemand::json_type::string: readString(value); break;
+        case ondemand::json_type::string:
+            readString(value);
+            ++steps;
+            break;
         case ondemand::json_type::number: {
             std::string_view raw = value.raw_json_token();
             trimTrailingSpace(raw);
             if (!NumberToken::isPlainInteger(raw)) { readCheckedNumber(value); }  // the full grammar and exponent
+            ++steps;
             break;
         }
-        case ondemand::json_type::boolean: readBool(value); break;
-        case ondemand::json_type::null: readNull(value); break;
+        case ondemand::json_type::boolean:
+            readBool(value);
+            ++steps;
+            break;
+        case ondemand::json_type::null:
+            readNull(value);
+            ++steps;
+            break;
         }
-        if (type != ondemand::json_type::object && type != ondemand::json_type::array) { ++steps; }
     }
 
     /// Reports every member name of the object whose names are `keys[base...]` that an earlier member already
@@ -954,8 +965,10 @@ struct CSimdJSON_Parser {
 
     // MARK: The cursor (CSimdJSON_Cursor*; see CSimdJSON.h)
 
-    bool cursorBegin(const uint8_t *bytes, size_t length, size_t capacity, size_t itemCount, size_t sectionCount) {
+    bool cursorBegin(const uint8_t *bytes, size_t length, size_t capacity, size_t itemCount, size_t sectionCount,
+                     bool validated) {
         reset();
+        trusted = validated;
         input = reinterpret_cast<const char *>(bytes);
         inputLength = length;
         // A large input's record tables are reserved once for the most records it can hold: growing them by
@@ -1015,7 +1028,7 @@ struct CSimdJSON_Parser {
             level.started = false;
             level.index = 0;
             level.isObject = input[start] == '{';
-            level.checkNames = checkNames && level.isObject;
+            level.checkNames = checkNames && level.isObject && !trusted;
             level.keysBase = keys.size();
             if (level.isObject) {
                 ondemand::object object;
@@ -1035,9 +1048,9 @@ struct CSimdJSON_Parser {
     /// Moves `at`, an iterator of the container entered last, to its next child; false at its end (the container
     /// is then left).
     template <typename Iterator> bool advance(Iterator &at, Iterator &end, bool &started) {
-        if (standing) {  // moved past unread: validated all the same
+        if (standing) {  // moved past unread: validated all the same (simdjson skips it)
             standing = false;
-            check(current);
+            if (!trusted) { check(current); }
         }
         if (started) { ++at; }
         started = true;
@@ -1440,8 +1453,8 @@ void CSimdJSON_ParserReturn(CSimdJSON_Parser *parser, size_t maximumIdle, size_t
 }
 
 int CSimdJSON_CursorBegin(CSimdJSON_Parser *parser, const uint8_t *bytes, size_t length, size_t capacity,
-                          size_t items, size_t sections) {
-    return parser->cursorBegin(bytes, length, capacity, items, sections);
+                          size_t items, size_t sections, int validated) {
+    return parser->cursorBegin(bytes, length, capacity, items, sections, validated != 0);
 }
 
 uint8_t CSimdJSON_CursorRoot(CSimdJSON_Parser *parser, CSimdJSON_Standing *standing) {
@@ -1449,6 +1462,8 @@ uint8_t CSimdJSON_CursorRoot(CSimdJSON_Parser *parser, CSimdJSON_Standing *stand
 }
 
 void CSimdJSON_CursorSkip(CSimdJSON_Parser *parser) {
+    // (Trusted: left unread, for the enclosing container to skip; nothing may follow a root the caller skips.)
+    if (parser->trusted) { parser->standing = false; return; }
     parser->onValue([&] { parser->check(parser->current); });
 }
 
@@ -1501,6 +1516,7 @@ void CSimdJSON_CursorViolation(CSimdJSON_Parser *parser, uint8_t kind, uint8_t f
 }
 
 void CSimdJSON_CursorRequireEnd(CSimdJSON_Parser *parser) {
+    if (parser->trusted) { return; }  // (validated: and a root left unread would read as trailing content)
     parser->attempt([&] { parser->requireEnd(); });
 }
 

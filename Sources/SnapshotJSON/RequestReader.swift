@@ -5,7 +5,7 @@ enum RequestReader {
         try withPaddedBody(body) { padded, parser in parser.readRequest(padded, body: body) }
     }
 
-    /// Reads a whole body with `read`, given a reader at its value (see ``SimdJSONParser/read(_:_:body:_:)``):
+    /// Reads a whole body with `read`, given a reader at its value (see ``SimdJSONParser/read(_:_:body:validated:_:)``):
     /// what `read` returns, the violations of the rules every value follows, and the body with its padding (for
     /// reading parts of it again).
     static func read<Value>(

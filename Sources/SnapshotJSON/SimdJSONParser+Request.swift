@@ -58,7 +58,9 @@ extension SimdJSONParser {
     private func walk(_ buffer: UnsafeBufferPointer<UInt8>, capacity: Int) -> (DiffRequestSchema.Walked, CSimdJSON_Result) {
         var walked = DiffRequestSchema.Walked()
         let reserved = DiffRequestSchema.reservations(bodyLength: buffer.count)
-        if CSimdJSON_CursorBegin(pointer, buffer.baseAddress, buffer.count, capacity, reserved.items, reserved.sections) != 0 {
+        if CSimdJSON_CursorBegin(
+            pointer, buffer.baseAddress, buffer.count, capacity, reserved.items, reserved.sections, 0) != 0
+        {
             walked = DiffRequestSchema.walk(RequestCursor(pointer: pointer))
         }
         return (walked, CSimdJSON_CursorFinish(pointer).pointee)
@@ -81,13 +83,14 @@ extension SimdJSONParser {
     /// range), each at its place in the walk; or the error that ended the walk, which outweighs what `read` found.
     /// `body` is the whole body as the client sent it, for locating errors. Readers are valid only during `read`.
     func read<Value>(
-        _ padded: [UInt8], _ range: Range<Int>, body: [UInt8], _ read: (inout JSONReader) -> Value
+        _ padded: [UInt8], _ range: Range<Int>, body: [UInt8], validated: Bool = false,
+        _ read: (inout JSONReader) -> Value
     ) -> Result<(Value, RuleViolations), RequestError> {
         padded.withUnsafeBufferPointer { buffer in
             var value: Value?
             if CSimdJSON_CursorBegin(
                 pointer, buffer.baseAddress.map { $0 + range.lowerBound }, range.count,
-                padded.capacity - range.lowerBound, 0, 0) != 0
+                padded.capacity - range.lowerBound, 0, 0, validated ? 1 : 0) != 0
             {
                 let walk = JSONWalk(pointer: pointer, source: padded, base: range.lowerBound)
                 var reader = JSONReader(walk)
@@ -104,10 +107,10 @@ extension SimdJSONParser {
         }
     }
 
-    /// Reads a value that a walk of the same bytes validated (see ``read(_:_:body:_:)``): its violations were
-    /// reported by that walk.
+    /// Reads a value that a walk of the same bytes validated (see ``read(_:_:body:validated:_:)``): its
+    /// violations were reported by that walk, and what the reader leaves unread is not checked again.
     func readValid<Value>(_ padded: [UInt8], _ range: Range<Int>, _ read: (inout JSONReader) -> Value) -> Value {
-        switch self.read(padded, range, body: padded, read) {
+        switch self.read(padded, range, body: padded, validated: true, read) {
         case .success(let (value, _)): return value
         case .failure(let error): fatalError("a validated value of \(range.count) bytes did not parse again: \(error)")
         }
@@ -664,13 +667,15 @@ struct RequestCursor {
 /// cursor stands on (its kind, text and place) and the steps that read it, skip it, or move into it.
 ///
 /// A class because every reader of one walk moves the same cursor; used by one thread, within the read that
-/// made it (``SimdJSONParser/read(_:_:body:_:)``).
+/// made it (``SimdJSONParser/read(_:_:body:validated:_:)``).
 final class JSONWalk {
     private let pointer: OpaquePointer
     /// The bytes the text is read from, and where the text starts in them.
     let source: [UInt8]
     let base: Int
-    private var standing = CSimdJSON_Standing()
+    /// The description of the value the cursor stands on, written by the cursor's moves. (Behind a pointer: as a
+    /// stored property passed `inout` to C, every move would cost a dynamic exclusivity check.)
+    private let standing = UnsafeMutablePointer<CSimdJSON_Standing>.allocate(capacity: 1)
     /// Whether the document's value is an object or an array (to be followed by nothing but whitespace).
     private var rootIsContainer = false
 
@@ -678,8 +683,11 @@ final class JSONWalk {
         self.pointer = pointer
         self.source = source
         self.base = base
-        rootIsContainer = Self.isContainer(CSimdJSON_CursorRoot(pointer, &standing))
+        standing.initialize(to: CSimdJSON_Standing())
+        rootIsContainer = Self.isContainer(CSimdJSON_CursorRoot(pointer, standing))
     }
+
+    deinit { standing.deallocate() }
 
     private static func isContainer(_ kind: UInt8) -> Bool {
         Int(kind) == CSimdJSON_FoundObject || Int(kind) == CSimdJSON_FoundArray
@@ -687,7 +695,7 @@ final class JSONWalk {
 
     /// The kind of the value the cursor stands on.
     var kind: JSONReader.Kind {
-        switch Int(standing.kind) {
+        switch Int(standing.pointee.kind) {
         case CSimdJSON_FoundObject: .object
         case CSimdJSON_FoundArray: .array
         case CSimdJSON_FoundString: .string
@@ -698,14 +706,14 @@ final class JSONWalk {
     }
 
     /// The first byte of the value's text in ``source``.
-    var offset: Int { base + Int(standing.offset) }
+    var offset: Int { base + Int(standing.pointee.offset) }
     /// The value's place in the walk: how many values and member names came before it.
-    var place: Int { Int(standing.place) }
+    var place: Int { Int(standing.pointee.place) }
 
     /// The number the cursor stands on, if it is a number (its text is parsed again).
     var number: JSONNumber? {
         guard kind == .number else { return nil }
-        return SimdJSONParser.number(source, offset ..< offset + Int(standing.length))
+        return SimdJSONParser.number(source, offset ..< offset + Int(standing.pointee.length))
     }
 
     /// Validates the value and moves past it (nothing when it was read already).
@@ -737,12 +745,12 @@ final class JSONWalk {
         var name: UnsafePointer<UInt8>?
         var length = 0
         var offset: Int64 = 0
-        guard CSimdJSON_CursorNextMember(pointer, &name, &length, &offset, &standing) != 0 else { return nil }
+        guard CSimdJSON_CursorNextMember(pointer, &name, &length, &offset, standing) != 0 else { return nil }
         return String(decoding: UnsafeBufferPointer(start: name, count: length), as: UTF8.self)
     }
 
     /// Stands on the next element of the array entered last; false at its end (and leaves it).
-    func nextElement() -> Bool { CSimdJSON_CursorNextElement(pointer, &standing) != 0 }
+    func nextElement() -> Bool { CSimdJSON_CursorNextElement(pointer, standing) != 0 }
 
     /// Ends the walk of the document: the root is read (or validated now), and nothing follows it.
     fileprivate func end() {

@@ -12,7 +12,7 @@ import Testing
         let parser = CSimdJSON_ParserBorrow()!
         defer { CSimdJSON_ParserReturn(parser, 0, 0) }
         return bytes.withUnsafeBufferPointer { buffer in
-            if CSimdJSON_CursorBegin(parser, buffer.baseAddress, length, buffer.count, 0, 0) != 0 { steps(parser) }
+            if CSimdJSON_CursorBegin(parser, buffer.baseAddress, length, buffer.count, 0, 0, 0) != 0 { steps(parser) }
             let result = CSimdJSON_CursorFinish(parser).pointee
             return (Int(result.status), Int(result.syntax))
         }

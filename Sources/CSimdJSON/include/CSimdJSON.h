@@ -264,11 +264,13 @@ void CSimdJSON_ParserReturn(CSimdJSON_Parser *parser, size_t maximumIdle, size_t
 /**
  * Starts a walk (stage 1: the structure of the whole input); `capacity >= length + CSimdJSON_PADDING` bytes must
  * be readable. A large input's records are reserved at once for `items` probes and `sections` sections (the most
- * its caller's schema lets it hold without a violation: no record is kept after the first violation). Returns 0
- * when the walk ended at once (an empty input, or a fatal error).
+ * its caller's schema lets it hold without a violation: no record is kept after the first violation). With
+ * `validated` nonzero, the text is one an earlier walk validated: values moved past or skipped are not checked
+ * again (no violation is recorded but a caller's; what the caller reads is read as usual). Returns 0 when the
+ * walk ended at once (an empty input, or a fatal error).
  */
 int CSimdJSON_CursorBegin(CSimdJSON_Parser *parser, const uint8_t *bytes, size_t length, size_t capacity,
-                          size_t items, size_t sections);
+                          size_t items, size_t sections, int validated);
 /**
  * Stands on the document's value and returns its kind (CSimdJSON_Found*), described in *standing unless it is
  * NULL. A document that is a scalar is validated to its end at once (the walk is then over: only its kind is
