@@ -1,5 +1,5 @@
 // simdjson On-Demand walks over JSON texts: a cursor its caller steers (the caller knows the schema; this file
-// knows JSON), value trees, canonical encodings, comparisons and id numbering.
+// knows JSON), probed records, canonical encodings, comparisons and id numbering.
 //
 // simdjson finds the structure (stage 1, SIMD, runtime-dispatched) and unescapes strings; this file walks the
 // tokens once, in document order, writing flat arrays. Every value is visited (a value the cursor's caller moves

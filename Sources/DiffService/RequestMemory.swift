@@ -10,21 +10,19 @@ import MicroHTTP
 /// written and the answer waiting to be sent.
 public enum RequestMemory {
     /// Peak bytes per body byte of a `POST /diff` of more than ``smallBodyBytes``, at most. An answer larger than
-    /// twice the body is written while it is sent (``diffStreamingThreshold(bodyBytes:)``), so the worst shapes
-    /// are those whose peak is in the parse: a 422 body that is mostly one array of zeros (9.0× from 4.5 MiB to
-    /// 16 MiB; BENCHMARKS.md); every valid shape measured peaks at 6.7× or less there.
+    /// twice the body is written while it is sent (``diffStreamingThreshold(bodyBytes:)``): every shape measured
+    /// peaks at 6.7× or less from 4.5 MiB to 16 MiB (5.9× at 16 MiB; BENCHMARKS.md).
     public static let diffBytesPerBodyByte = 10
     /// Peak bytes per body byte of a `POST /diff` whose body is at most ``smallBodyBytes``: the parse keeps its
-    /// buffers for the next request at those sizes and grows its tables as it goes, and a 422 body that is mostly
-    /// one option of zeros peaks at 13.1–13.2× (1 to 3.5 MiB; 9.0× from 4.5 MiB up). A body a little over
-    /// ``smallBodyBytes`` is reserved at least what the largest small one is, so that the estimate grows with
-    /// the body.
+    /// buffers for the next request at those sizes and its fixed part weighs more (every shape measured peaks at
+    /// 9.7× or less at 1 MiB; set at 14× when value trees made a body of zeros peak at 13.2×). A body a little
+    /// over ``smallBodyBytes`` is reserved at least what the largest small one is, so that the estimate grows
+    /// with the body.
     public static let diffBytesPerSmallBodyByte = 14
     /// The bodies that ``diffBytesPerSmallBodyByte`` covers: those whose parse keeps its buffers (4 MiB).
     public static let smallBodyBytes = 4 << 20
-    /// Peak bytes per body byte of a `POST /layout`, at most: the worst measured shape, a body that is mostly one
-    /// array of zeros (422: the parse lists a value per 2 bytes), peaks at 9.0× its body (9.3× at 1 MiB); a valid
-    /// layout at most 6.3× (tiny items in one column, pretty); 10 leaves a margin of 7 %.
+    /// Peak bytes per body byte of a `POST /layout`, at most: the worst measured shape, tiny items in one column,
+    /// `pretty`, peaks at 5.8× its body at 16 MiB, 6.5× at 4.5 MiB and 8.7× at 1 MiB.
     public static let layoutBytesPerBodyByte = 10
     /// The bytes above which a `/diff` answer is written while it is sent (``DiffEndpoint``), for a body of
     /// `bodyBytes` bytes: twice the body, and at least 1 MiB. A larger answer would hold more than what it is
