@@ -758,18 +758,6 @@ struct CSimdJSON_Parser {
         return false;
     }
 
-    /// Validates a document that is not an object.
-    void validateRoot(ondemand::json_type type) {
-        if (type == ondemand::json_type::array) {
-            ondemand::value root;
-            if (error_code error = document.get_value().get(root)) { failOn(error, CSimdJSON_SyntaxArray); }
-            skip(root);
-            requireEnd();
-        } else {
-            std::string_view unescaped;
-            scalarRoot(type, unescaped);
-        }
-    }
 
     /// A document that is one scalar: validates it to its end and returns its token (a string's unescaped bytes
     /// in `unescaped`).
@@ -895,6 +883,7 @@ struct CSimdJSON_Parser {
         depth = 0;
         failed = false;
         standing = false;
+        trusted = false;
     }
 
     /// Starts a walk over `bytes[0 ..< length]` (stage 1); false when it ended at once (empty, or a fatal error).
@@ -1007,8 +996,14 @@ struct CSimdJSON_Parser {
                 if (error_code error = document.get_value().get(current)) { failOn(error, CSimdJSON_SyntaxValue); }
                 standing = true;
                 describe(out);
-            } else {
-                validateRoot(type);
+            } else {  // a scalar: validated to its end at once
+                std::string_view unescaped;
+                std::string_view token = scalarRoot(type, unescaped);
+                // A reader's walk holds a number to the rules any number it meets follows.
+                if (out != nullptr && !trusted && type == ondemand::json_type::number &&
+                    NumberToken::parse(token, CSimdJSON_MAX_EXPONENT).outcome == NumberToken::exponentOutOfRange) {
+                    violation(CSimdJSON_ViolationExponentRange, CSimdJSON_FoundNumber, offsetOf(token.data()));
+                }
                 ++steps;
                 if (out != nullptr) { *out = {}; }
             }
@@ -1067,6 +1062,7 @@ struct CSimdJSON_Parser {
             Level &level = levels[depth - 1];
             if (!advance(level.member, level.memberEnd, level.started)) {
                 if (level.checkNames) { reportRepeatedKeys(level.keysBase); }
+                if (out != nullptr) { out->place = steps; }  // (past the object: the place of what ends it)
                 return;
             }
             ondemand::field field;
@@ -1076,8 +1072,9 @@ struct CSimdJSON_Parser {
             if (level.checkNames) { keys.push_back({name.data(), name.size(), nameOffset}); }
             ++steps;
             current = field.value();
-            found = standing = true;
+            standing = true;
             describe(out);
+            found = true;
         });
         return found;
     }
@@ -1087,11 +1084,15 @@ struct CSimdJSON_Parser {
         attempt([&] {
             if (depth == 0 || levels[depth - 1].isObject) { return; }  // (a caller's mistake, as above)
             Level &level = levels[depth - 1];
-            if (!advance(level.element, level.elementEnd, level.started)) { return; }
+            if (!advance(level.element, level.elementEnd, level.started)) {
+                if (out != nullptr) { out->place = steps; }  // (past the array: the place of what ends it)
+                return;
+            }
             if (error_code error = (*level.element).get(current)) { failOn(error, CSimdJSON_SyntaxArray); }
             path[depth - 1] = {nullptr, 0, level.index++};
-            found = standing = true;
+            standing = true;
             describe(out);
+            found = true;
         });
         return found;
     }

@@ -27,8 +27,8 @@ public enum LayoutEndpoint {
         }
     }
 
-    /// What a `/layout` body asks for, decoded: made before the layout so that the body's tree is freed before
-    /// the frames and the answer are made.
+    /// What a `/layout` body asks for, decoded: made before the layout (nothing of the body's walks is kept
+    /// but the ids and the measured items).
     private struct Input {
         /// The values that did not decode; with the values out of range when there is one.
         var errors = FieldErrors()

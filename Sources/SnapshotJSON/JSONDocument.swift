@@ -41,7 +41,7 @@ public struct JSONDocument {
     /// - Parameters:
     ///   - body: The JSON text.
     ///   - member: Called with each member of the root but `"items"`: its name, and a reader at its value (what
-    ///     it leaves unread is validated all the same).
+    ///     it leaves unread is validated as the walk moves on).
     /// - Returns: The document's items.
     /// - Throws: ``RequestError`` for an empty or malformed body; `.invalid`, listing every violation in the order
     ///   met, when the root is not an object, an object repeats a member name, or an item is not an object with a
@@ -85,7 +85,6 @@ public struct JSONDocument {
                     violations.add(Violation(path: path(), message: "expected object, found \(item.kind)", byteOffset: item.byteOffset), place: item.place)
                     return
                 }
-                let place = item.place
                 var id: WireID?
                 var hasID = false
                 item.members { member, name in
@@ -93,8 +92,8 @@ public struct JSONDocument {
                     hasID = true
                     id = Self.id(&member, path: { JSONPath.member("id", of: path()) }, violations: &violations)
                 }
-                if !hasID {
-                    violations.add(Violation(path: JSONPath.member("id", of: path()), message: "missing required member"), place: place)
+                if !hasID {  // (at the place past the item: after what the walk found in it)
+                    violations.add(Violation(path: JSONPath.member("id", of: path()), message: "missing required member"), place: item.place)
                 }
                 if let id { ids.append(id) }
             }

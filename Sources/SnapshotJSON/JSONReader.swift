@@ -4,7 +4,8 @@
 /// order written.
 ///
 /// A reader stands on one value: reading it (a scalar, or the members or elements of a container) or skipping it
-/// moves past it, and a value moved past unread is validated all the same. Copies of a reader share its walk;
+/// moves past it, and a value moved past unread is validated then (in a walk of text not validated before). Copies
+/// of a reader share its walk;
 /// they are valid only during the read that made them (``JSONText/read(_:)``, ``JSONDocument/read(_:members:)``).
 public struct JSONReader {
     /// The JSON type of a value.
@@ -51,15 +52,16 @@ public struct JSONReader {
         return start ..< walk.endOfLeft(start)
     }
 
-    /// Reads a string, or returns `nil` and leaves any other value unread.
+    /// Reads a string, or returns `nil` and leaves any other value unread (and a document that is one scalar:
+    /// only its kind is read).
     public mutating func string() -> String? {
-        guard kind == .string else { return nil }
+        guard kind == .string, walk.isReadable else { return nil }
         return walk.readString()
     }
 
-    /// Reads a boolean, or returns `nil` and leaves any other value unread.
+    /// Reads a boolean, or returns `nil` and leaves any other value unread (and a document that is one scalar).
     public mutating func boolean() -> Bool? {
-        guard kind == .boolean else { return nil }
+        guard kind == .boolean, walk.isReadable else { return nil }
         defer { skip() }
         return walk.source[walk.offset] == UInt8(ascii: "t")
     }

@@ -538,7 +538,8 @@ struct RequestCursor {
     /// A place in the walk's records: how many sections and probed items came before.
     typealias RecordCounts = (sections: Int, items: Int)
 
-    /// Stands on the document's value and returns its kind (one that is not an object is validated at once).
+    /// Stands on the document's value and returns its kind (a scalar one is validated at once; an array is to be
+    /// skipped, see ``reportNotObject(_:)``).
     func root() -> Found { Found(code: CSimdJSON_CursorRoot(pointer, nil)) }
 
     /// Whether the value is an object (or, when `object` is false, an array); if not, records that it should be
@@ -676,8 +677,11 @@ final class JSONWalk {
     /// The description of the value the cursor stands on, written by the cursor's moves. (Behind a pointer: as a
     /// stored property passed `inout` to C, every move would cost a dynamic exclusivity check.)
     private let standing = UnsafeMutablePointer<CSimdJSON_Standing>.allocate(capacity: 1)
-    /// Whether the document's value is an object or an array (to be followed by nothing but whitespace).
+    /// Whether the document's value is an object or an array (to be followed by nothing but whitespace); a
+    /// scalar one is validated at once, and only its kind is known (its readers read nothing).
     private var rootIsContainer = false
+    /// The walk is over (its parser given back): every step does nothing.
+    private var isOver = false
 
     fileprivate init(pointer: OpaquePointer, source: [UInt8], base: Int) {
         self.pointer = pointer
@@ -712,15 +716,22 @@ final class JSONWalk {
 
     /// The number the cursor stands on, if it is a number (its text is parsed again).
     var number: JSONNumber? {
-        guard kind == .number else { return nil }
+        guard kind == .number, isReadable else { return nil }
         return SimdJSONParser.number(source, offset ..< offset + Int(standing.pointee.length))
     }
 
-    /// Validates the value and moves past it (nothing when it was read already).
-    func skip() { CSimdJSON_CursorSkip(pointer) }
+    /// Whether the cursor stands on a value it can read: not a scalar document (validated at once).
+    var isReadable: Bool { rootIsContainer && !isOver }
+
+    /// Moves past the value (validating it in a walk of unvalidated text; nothing when it was read already).
+    func skip() {
+        guard !isOver else { return }
+        CSimdJSON_CursorSkip(pointer)
+    }
 
     /// Reads the string the cursor stands on.
     func readString() -> String {
+        guard isReadable else { return "" }
         var bytes: UnsafePointer<UInt8>?
         var length = 0
         CSimdJSON_CursorReadString(pointer, &bytes, &length)
@@ -729,19 +740,27 @@ final class JSONWalk {
 
     /// Validates the value, moves past it and returns where its text lies in ``source``.
     func skipText() -> Range<Int> {
+        guard !isOver else { return base ..< base }
         var start: UInt64 = 0
         let length = CSimdJSON_CursorSpan(pointer, &start)
         return base + Int(start) ..< base + Int(start) + Int(length)
     }
 
     /// The offset in ``source`` just past the object or array whose text starts at `start` and was just left.
-    func endOfLeft(_ start: Int) -> Int { base + Int(CSimdJSON_CursorEndOfLeft(pointer, Int64(start - base))) }
+    func endOfLeft(_ start: Int) -> Int {
+        guard !isOver else { return start }
+        return base + Int(CSimdJSON_CursorEndOfLeft(pointer, Int64(start - base)))
+    }
 
     /// Enters the object or array the cursor stands on (an object's repeated member names are violations).
-    func enter() { CSimdJSON_CursorEnter(pointer, 1) }
+    func enter() {
+        guard !isOver else { return }
+        CSimdJSON_CursorEnter(pointer, 1)
+    }
 
     /// Stands on the next member of the object entered last, or returns `nil` at its end (and leaves it).
     func nextMember() -> String? {
+        guard !isOver else { return nil }
         var name: UnsafePointer<UInt8>?
         var length = 0
         var offset: Int64 = 0
@@ -750,10 +769,11 @@ final class JSONWalk {
     }
 
     /// Stands on the next element of the array entered last; false at its end (and leaves it).
-    func nextElement() -> Bool { CSimdJSON_CursorNextElement(pointer, standing) != 0 }
+    func nextElement() -> Bool { !isOver && CSimdJSON_CursorNextElement(pointer, standing) != 0 }
 
     /// Ends the walk of the document: the root is read (or validated now), and nothing follows it.
     fileprivate func end() {
+        defer { isOver = true }
         guard rootIsContainer else { return }  // (a scalar document is validated to its end at once)
         skip()
         CSimdJSON_CursorRequireEnd(pointer)

@@ -254,7 +254,8 @@ void CSimdJSON_ParserReturn(CSimdJSON_Parser *parser, size_t maximumIdle, size_t
 /*
  * The cursor: a walk over `bytes[0 ..< length]` that the caller steers, one call per step, standing on one value
  * at a time (the document's, then a member's or an element's). A value the caller moves past without reading,
- * skipping or entering it is validated then, so every value is. A step that reads the value does nothing when
+ * skipping or entering it is validated then, so every value is (but in a walk of validated text, see
+ * CSimdJSON_CursorBegin, which checks nothing it has not to read). A step that reads the value does nothing when
  * the cursor stands on none (before the root, after the value was read, after the walk). A fatal error (syntax,
  * UTF-8, depth, memory) ends the walk: from then on every step does nothing (the moves answer as at an end, 0;
  * CSimdJSON_CursorEnter -1; the group steps still count records), and CSimdJSON_CursorFinish reports the status.
@@ -277,7 +278,8 @@ int CSimdJSON_CursorBegin(CSimdJSON_Parser *parser, const uint8_t *bytes, size_t
  * described); after an object or an array, call CSimdJSON_CursorRequireEnd.
  */
 uint8_t CSimdJSON_CursorRoot(CSimdJSON_Parser *parser, CSimdJSON_Standing *standing);
-/** Validates the value the cursor stands on and moves past it. */
+/** Validates the value the cursor stands on and moves past it (leaves it for simdjson to skip, unchecked, in a
+ * walk of validated text). */
 void CSimdJSON_CursorSkip(CSimdJSON_Parser *parser);
 /**
  * Whether the value is an object (`object` nonzero) or an array; if not, records CSimdJSON_ViolationExpectedObject
@@ -328,7 +330,8 @@ uint64_t CSimdJSON_CursorSpan(CSimdJSON_Parser *parser, uint64_t *offset);
  */
 void CSimdJSON_CursorViolation(CSimdJSON_Parser *parser, uint8_t kind, uint8_t found, int64_t offset,
                                const char *lastStep, size_t lastStepLength);
-/** Checks that nothing but whitespace follows the document (the walk of the document's value is over). */
+/** Checks that nothing but whitespace follows the document (the walk of the document's value is over); nothing
+ * in a walk of validated text. */
 void CSimdJSON_CursorRequireEnd(CSimdJSON_Parser *parser);
 /** The end of the object or array that starts at `start` and was just left (the offset after its bracket). */
 int64_t CSimdJSON_CursorEndOfLeft(CSimdJSON_Parser *parser, int64_t start);
@@ -407,7 +410,8 @@ const CSimdJSON_Child *CSimdJSON_Children(CSimdJSON_Parser *parser, const uint8_
                                           size_t capacity, int canonical, const char *uncanonical, size_t *count,
                                           const uint8_t **text);
 
-/** The parts of the number token `token[0 ..< length]` (a number a parse validated: trailing whitespace none). */
+/** The parts of the number token `token[0 ..< length]` (trailing whitespace none; `valid` is 0 when it is not a
+ * number: a walk moving past it then stops with the syntax error). */
 CSimdJSON_NumberParts CSimdJSON_ParseNumber(const uint8_t *token, size_t length);
 
 /** The 64-bit hash of a canonical encoding (a section record's content), of any bytes. */
