@@ -70,21 +70,6 @@ struct ByteBuffer {
     }
 };
 
-/// An array of plain records in a ByteBuffer, so that its storage can be handed over (take) like the buffer's.
-template <typename T> struct RecordArray {
-    ByteBuffer bytes;
-
-    size_t size() const { return bytes.size / sizeof(T); }
-    T *data() { return reinterpret_cast<T *>(bytes.data); }
-    const T *data() const { return reinterpret_cast<const T *>(bytes.data); }
-    T &operator[](size_t index) { return data()[index]; }
-    const T &operator[](size_t index) const { return data()[index]; }
-    void push_back(const T &record) { bytes.append(&record, sizeof(T)); }
-    void reserve(size_t count) { bytes.reserve(count * sizeof(T)); }
-    void clear() { bytes.size = 0; }
-    size_t capacity() const { return bytes.capacity / sizeof(T); }
-};
-
 /// A JSON number token split into its parts, validated against RFC 8259's grammar.
 struct NumberToken {
     enum Outcome { ok, syntax, exponentOutOfRange };
