@@ -1,5 +1,5 @@
 // simdjson On-Demand walks over JSON texts: a cursor its caller steers (the caller knows the schema; this file
-// knows JSON), probed records, canonical encodings, comparisons and id numbering.
+// knows JSON), probed records and id numbering.
 //
 // simdjson finds the structure (stage 1, SIMD, runtime-dispatched) and unescapes strings; this file walks the
 // tokens once, in document order, writing flat arrays. Every value is visited (a value the cursor's caller moves
@@ -17,7 +17,6 @@
 #include "Canonical.hpp"
 
 using namespace simdjson;
-using csimdjson::ByteBuffer;
 using csimdjson::NumberToken;
 
 namespace {
@@ -45,16 +44,6 @@ struct PathStep {
     const char *key;  // nullptr for an index
     size_t keyLength;
     uint64_t index;
-};
-
-/// An object member already encoded into a buffer, waiting to be sorted by key.
-struct Member {
-    uint64_t keyPrefix;  // the key's first 8 bytes, big-endian, zero-padded: orders most keys without memcmp
-    size_t keyAt;      // key bytes in the buffer
-    size_t keyLength;
-    size_t start;      // the member's encoding: 's' length key value
-    size_t end;
-    int64_t sourceOffset;  // the member name in the input, for duplicate reports
 };
 
 /// A member name met while validating an object, for the duplicate check.
@@ -127,7 +116,6 @@ struct CSimdJSON_Parser {
     CSimdJSON_Result result{};
 
     // Output.
-    ByteBuffer arena;
     std::vector<CSimdJSON_Section> sections;
     std::vector<CSimdJSON_Item> items;
     std::vector<uint8_t> idBytes;
@@ -142,13 +130,9 @@ struct CSimdJSON_Parser {
     /// The current JSON path: its first `depth` steps. Every open array or object is one level, so the step of
     /// level `depth` is overwritten for each of its members or elements (no stack to push and pop).
     PathStep path[CSimdJSON_MAX_DEPTH + 1];
-    std::vector<Member> members;  // a stack: each open object owns the tail from its base index
-    ByteBuffer sectionContent;    // a section's members are encoded here while its items go to the arena
-    ByteBuffer sortScratch;
-    std::vector<SeenKey> keys;      // a stack, like `members`, for objects that are validated only
+    std::vector<SeenKey> keys;      // a stack: each open object whose names are checked owns the tail from its base
     std::vector<SeenKey> keyScratch;
     std::vector<SeenKey> repeats;   // names seen twice in one object, reported in document order
-    ByteBuffer itemContent;         // CSimdJSON_CanonicalItem's result
 
     std::vector<IDSlot> idTable;  // numberIDs' open-addressing table
     size_t referenceFirst = 0, referenceEnd = 0;  // the first group's records, once it is ended
@@ -172,9 +156,6 @@ struct CSimdJSON_Parser {
     ondemand::value current;                // the value the cursor stands on, while `standing`
     bool standing = false;                  // the cursor stands on a value not yet read, skipped or entered
     bool trusted = false;                   // the text was validated by an earlier walk: nothing is checked again
-    std::string_view currentName;           // the name of the member whose value it is
-    int64_t currentNameOffset = -1;
-    size_t canonicalBase = 0;               // `members`' base of the object canonicalised into sectionContent
     bool failed = false;                    // a fatal error ended the walk: its steps do nothing
     /// The values and member names the walk has met, counted in document order (a container before what it
     /// holds): the place of the value the cursor stands on, and of each violation (CSimdJSON_Violation.valueIndex).
@@ -375,55 +356,11 @@ struct CSimdJSON_Parser {
         return at + length <= nextBackslash;
     }
 
-    // MARK: Canonical encoding
-
-    /// Appends the canonical encoding of any JSON value to `out`.
-    void encode(ondemand::value &value, ByteBuffer &out) {
-        switch (typeOf(value)) {
-        case ondemand::json_type::object: {
-            size_t base = members.size();
-            out.push('{');
-            forEachMember(value, [&](std::string_view key, int64_t keyOffset, ondemand::value &member) {
-                encodeMember(key, keyOffset, member, out);
-            });
-            finishObject(out, base);
-            out.push('}');
-            break;
-        }
-        case ondemand::json_type::array:
-            out.push('[');
-            forEachElement(value, [&](ondemand::value &element) { encode(element, out); });
-            out.push(']');
-            break;
-        case ondemand::json_type::string:
-            out.string(readString(value));
-            break;
-        case ondemand::json_type::number: {
-            NumberToken number = readCheckedNumber(value);
-            if (number.outcome == NumberToken::exponentOutOfRange) {
-                out.push('0');
-            } else {
-                number.encode(out);
-            }
-            break;
-        }
-        case ondemand::json_type::boolean:
-            out.push(readBool(value) ? 't' : 'f');
-            break;
-        case ondemand::json_type::null:
-            readNull(value);
-            out.push('n');
-            break;
-        }
-    }
+    // MARK: Validation
 
     /// A number, reporting an exponent out of range as a violation.
     CSIMDJSON_INLINE NumberToken readCheckedNumber(ondemand::value &value) {
         int64_t offset;
-        return readCheckedNumber(value, offset);
-    }
-
-    CSIMDJSON_INLINE NumberToken readCheckedNumber(ondemand::value &value, int64_t &offset) {
         NumberToken number = readNumber(value, offset);
         if (number.outcome == NumberToken::exponentOutOfRange) {
             violation(CSimdJSON_ViolationExponentRange, CSimdJSON_FoundNumber, offset);
@@ -445,8 +382,7 @@ struct CSimdJSON_Parser {
         if (!isNull) { fail(CSimdJSON_StatusSyntax, CSimdJSON_SyntaxLiteral, offset); }
     }
 
-    /// Validates any JSON value exactly as `encode` does (syntax, duplicate member names, exponent range),
-    /// without encoding it.
+    /// Validates any JSON value: its syntax, its objects' member names (none twice) and its numbers' exponents.
     void check(ondemand::value &value) {
         // (Each value counts one step: a container before what it holds, a scalar once validated.)
         switch (typeOf(value)) {
@@ -524,59 +460,6 @@ struct CSimdJSON_Parser {
         }
     }
 
-    /// Encodes one member of an object being canonicalised and remembers it for sorting.
-    void encodeMember(std::string_view key, int64_t keyOffset, ondemand::value &value, ByteBuffer &out) {
-        size_t start = out.size;
-        out.string(key);
-        uint64_t prefix = 0;
-        for (size_t i = 0; i < 8; ++i) { prefix = prefix << 8 | (i < key.size() ? uint8_t(key[i]) : 0); }
-        members.push_back({prefix, out.size - key.size(), key.size(), start, 0, keyOffset});
-        size_t slot = members.size() - 1;
-        encode(value, out);
-        members[slot].end = out.size;
-    }
-
-    /// Sorts the members encoded since `base` by key, reports duplicate names, and pops them.
-    void finishObject(ByteBuffer &out, size_t base) {
-        const uint8_t *bytes = out.data;
-        auto less = [bytes](const Member &a, const Member &b) {
-            if (a.keyPrefix != b.keyPrefix) { return a.keyPrefix < b.keyPrefix; }
-            int order = std::memcmp(bytes + a.keyAt, bytes + b.keyAt, std::min(a.keyLength, b.keyLength));
-            return order != 0 ? order < 0 : a.keyLength < b.keyLength;
-        };
-        auto first = members.begin() + std::ptrdiff_t(base);
-        bool sorted = std::is_sorted(first, members.end(), less);
-        if (!sorted) { std::sort(first, members.end(), less); }
-        // Sorted: equal names are adjacent. Every one but the first in the document is a duplicate.
-        repeats.clear();
-        for (auto run = first; run != members.end();) {
-            auto next = run + 1;
-            int64_t firstOffset = run->sourceOffset;
-            while (next != members.end() && !less(*run, *next)) {
-                firstOffset = std::min(firstOffset, next->sourceOffset);
-                ++next;
-            }
-            for (auto m = run; next - run > 1 && m != next; ++m) {
-                if (m->sourceOffset != firstOffset) {
-                    repeats.push_back({reinterpret_cast<const char *>(bytes + m->keyAt), m->keyLength, m->sourceOffset});
-                }
-            }
-            run = next;
-        }
-        if (!repeats.empty()) { reportRepeats(); }
-        if (!sorted) {
-            // Members are contiguous up to the end of `out`: rewrite them in key order.
-            size_t regionStart = out.size;
-            sortScratch.size = 0;
-            for (auto m = first; m != members.end(); ++m) {
-                regionStart = std::min(regionStart, m->start);
-                sortScratch.append(bytes + m->start, m->end - m->start);
-            }
-            std::memcpy(out.data + regionStart, sortScratch.data, sortScratch.size);
-        }
-        members.erase(first, members.end());
-    }
-
     /// Validates a value that is reported as a violation (or ignored), without keeping it.
     void skip(ondemand::value &value) { check(value); }
 
@@ -633,14 +516,6 @@ struct CSimdJSON_Parser {
         skip(value);
     }
 
-    /// Records the content encoded at `arena[start...]` as the section's. An arena of 4 GiB or more (canonical
-    /// encodings may be longer than the text they encode) is refused as too large: the record's offsets are 32-bit.
-    void finishContent(CSimdJSON_Section &section, size_t start) {
-        if (arena.size > UINT32_MAX) { fail(CSimdJSON_StatusTooLarge, 0, -1); }
-        section.contentOffset = uint32_t(start);
-        section.contentLength = uint32_t(arena.size - start);
-    }
-
     /// Iterates an object's members: reads the first member named `name` into `id`, reports any later one, and
     /// passes every other member to `other`. Returns whether there was one.
     template <typename Other>
@@ -679,7 +554,7 @@ struct CSimdJSON_Parser {
     }
 
     /// Probes an object whose content is its raw text (CSimdJSON_CursorProbeEach), with its id in member `name`:
-    /// every value is validated, nothing is encoded.
+    /// every value is validated.
     CSIMDJSON_INLINE void probeObject(ondemand::value &value, std::string_view name) {
         if (!expect(value, ondemand::json_type::object)) { return; }
         int64_t start = currentOffset();  // the '{'
@@ -869,14 +744,12 @@ struct CSimdJSON_Parser {
     void reset() {
         result = CSimdJSON_Result{};
         steps = 0;
-        arena.size = 0;
         sections.clear();
         items.clear();
         idBytes.clear();
         violations.clear();
         text.clear();
         violationsOmitted = 0;
-        members.clear();
         keys.clear();
         cleanFrom = nextBackslash = nullptr;
         referenceFirst = referenceEnd = referenceCursor = groupsEnded = groupFirstItem = 0;
@@ -1067,8 +940,7 @@ struct CSimdJSON_Parser {
             }
             ondemand::field field;
             if (error_code error = (*level.member).get(field)) { failOn(error, CSimdJSON_SyntaxObject); }
-            name = currentName = readName(field, nameOffset);
-            currentNameOffset = nameOffset;
+            name = readName(field, nameOffset);
             if (level.checkNames) { keys.push_back({name.data(), name.size(), nameOffset}); }
             ++steps;
             current = field.value();
@@ -1150,14 +1022,14 @@ struct CSimdJSON_Parser {
         return sections.size();
     }
 
-    void cursorAddSection(CSimdJSON_Section record) {
+    bool cursorAddSection(CSimdJSON_Section record) {
+        bool kept = false;
         attempt([&] {
             if (!keepsRecords()) { return; }
-            size_t contentStart = arena.size;
-            arena.append(sectionContent.data, sectionContent.size);
-            finishContent(record, contentStart);
             sections.push_back(record);
+            kept = true;
         });
+        return kept;
     }
 
     /// CSimdJSON_CursorFinish: numbers the probed ids when the walk found no violation (for the diff's matching).
@@ -1168,227 +1040,6 @@ struct CSimdJSON_Parser {
     }
 
     static constexpr size_t kReleaseIndexAbove = 4u << 20;
-
-    /// CSimdJSON_CanonicalItem: encodes the members other than `skipped` of an object probed before.
-    const uint8_t *canonicalItem(const uint8_t *bytes, size_t offset, size_t length, size_t capacity,
-                                 std::string_view skipped, size_t *encodedLength) {
-        reset();
-        input = reinterpret_cast<const char *>(bytes + offset);
-        inputLength = length;
-        try {
-            itemContent.size = 0;
-            if (json.iterate(bytes + offset, length, capacity - offset).get(document) != SUCCESS) { return nullptr; }
-            ondemand::value root;
-            if (document.get_value().get(root) != SUCCESS) { return nullptr; }
-            size_t base = members.size();
-            itemContent.push('{');
-            forEachMember(root, [&](std::string_view key, int64_t keyOffset, ondemand::value &member) {
-                if (key == skipped) {
-                    check(member);
-                } else {
-                    encodeMember(key, keyOffset, member, itemContent);
-                }
-            });
-            finishObject(itemContent, base);
-            itemContent.push('}');
-        } catch (...) {  // only std::bad_alloc can happen: the text was validated by the parse that found it
-            return nullptr;
-        }
-        *encodedLength = itemContent.size;
-        return itemContent.data;
-    }
-
-    std::vector<CSimdJSON_Child> children;  // CSimdJSON_Children's result
-    ByteBuffer childText;                  // its names and canonical encodings
-
-    /// Records one child of the container being read by `childrenOf`: its name, its value's text, and its
-    /// canonical encoding when `canonical`.
-    void readChild(std::string_view name, ondemand::value &value, bool canonical) {
-        CSimdJSON_Child record{};
-        record.nameOffset = childText.size;
-        record.nameLength = name.size();
-        childText.append(reinterpret_cast<const uint8_t *>(name.data()), name.size());
-        std::string_view raw = value.raw_json_token();  // from the value's first byte; does not advance
-        record.valueOffset = uint64_t(offsetOf(raw.data()));
-        record.canonicalOffset = childText.size;
-        if (canonical) {
-            encode(value, childText);
-        } else {
-            check(value);
-        }
-        record.canonicalLength = childText.size - record.canonicalOffset;
-        char first = raw.empty() ? 0 : raw[0];
-        if (first == '{' || first == '[') {
-            record.valueLength = uint64_t(endOfValueWalked(int64_t(record.valueOffset), first == '{' ? '}' : ']')) -
-                                 record.valueOffset;
-        } else {  // a scalar's token runs to the next structural character: drop the whitespace
-            trimTrailingSpace(raw);
-            record.valueLength = raw.size();
-        }
-        children.push_back(record);
-    }
-
-    /// CSimdJSON_Children: the members or elements of a container walked before.
-    const CSimdJSON_Child *childrenOf(const uint8_t *bytes, size_t offset, size_t length, size_t capacity,
-                                      bool canonical, const char *uncanonical, size_t *count,
-                                      const uint8_t **text) {
-        reset();
-        input = reinterpret_cast<const char *>(bytes + offset);
-        inputLength = length;
-        try {
-            children.clear();
-            childText.size = 0;
-            if (json.iterate(bytes + offset, length, capacity - offset).get(document) != SUCCESS) { return nullptr; }
-            ondemand::value root;
-            if (document.get_value().get(root) != SUCCESS) { return nullptr; }
-            if (length > 0 && bytes[offset] == '[') {
-                forEachElement(root, [&](ondemand::value &element) { readChild({}, element, canonical); });
-            } else {
-                forEachMember(root, [&](std::string_view key, int64_t, ondemand::value &member) {
-                    bool encoded = canonical;
-                    for (const char *name = uncanonical; encoded && name != nullptr && *name != 0;
-                         name += std::strlen(name) + 1) {
-                        encoded = key != name;
-                    }
-                    readChild(key, member, encoded);
-                });
-            }
-        } catch (...) {  // only std::bad_alloc can happen: the text was validated by the parse that found it
-            return nullptr;
-        }
-        *count = children.size();
-        *text = childText.data;
-        return children.data();
-    }
-
-    // MARK: Comparing two item texts
-
-    ondemand::parser otherJSON;  // the second text of sameItemContent (the first uses `json`)
-    ondemand::document otherDocument;
-    ByteBuffer numberScratch[2];
-
-    /// An answer of the lockstep comparison.
-    enum Same { different = 0, equal = 1, unknown = -1 };
-
-    /// CSimdJSON_SameItemContent: compares two object texts probed before, member by member in the order written,
-    /// but for their members named `skipped`.
-    Same sameItemContent(const uint8_t *bytesA, size_t capacityA, size_t offsetA, size_t lengthA,
-                         const uint8_t *bytesB, size_t capacityB, size_t offsetB, size_t lengthB,
-                         std::string_view skipped) {
-        reset();
-        input = reinterpret_cast<const char *>(bytesA + offsetA);
-        inputLength = lengthA;
-        try {
-            ondemand::value a, b;
-            if (json.iterate(bytesA + offsetA, lengthA, capacityA - offsetA).get(document) != SUCCESS ||
-                document.get_value().get(a) != SUCCESS ||
-                otherJSON.iterate(bytesB + offsetB, lengthB, capacityB - offsetB).get(otherDocument) != SUCCESS ||
-                otherDocument.get_value().get(b) != SUCCESS) {
-                return unknown;
-            }
-            return sameObjects(a, b, &skipped);
-        } catch (...) {  // out of memory (the texts were validated by the parse that found them)
-            return unknown;
-        }
-    }
-
-    /// The next member of `object` (skipping those named `*skipped`, unless it is null), or false at its end.
-    bool nextMember(ondemand::object_iterator &at, ondemand::object_iterator &end, const std::string_view *skipped,
-                    std::string_view &key,
-                    ondemand::value &value) {
-        while (at != end) {
-            ondemand::field field;
-            if (error_code error = (*at).get(field)) { failOn(error, CSimdJSON_SyntaxObject); }
-            if (error_code error = field.unescaped_key().get(key)) { failOn(error, CSimdJSON_SyntaxString); }
-            value = field.value();
-            if (skipped != nullptr && key == *skipped) {
-                check(value);  // consumed, so that the iterator can move on
-                ++at;
-                continue;
-            }
-            return true;
-        }
-        return false;
-    }
-
-    /// Two objects' members in the order written: different at the first member whose value differs (keys are
-    /// unique, so each side's member of that name is that one), unknown when the names stop matching (the
-    /// same members may come in another order).
-    Same sameObjects(ondemand::value &a, ondemand::value &b, const std::string_view *skipped) {
-        ondemand::object objectA, objectB;
-        if (error_code error = a.get_object().get(objectA)) { failOn(error, CSimdJSON_SyntaxObject); }
-        if (error_code error = b.get_object().get(objectB)) { failOn(error, CSimdJSON_SyntaxObject); }
-        ondemand::object_iterator atA, endA, atB, endB;
-        if (objectA.begin().get(atA) || objectA.end().get(endA) || objectB.begin().get(atB) || objectB.end().get(endB)) {
-            return unknown;
-        }
-        // Names live in each parser's string buffer or the input: both stay valid while the documents do.
-        std::string_view keyA, keyB;
-        ondemand::value valueA, valueB;
-        while (true) {
-            bool hasA = nextMember(atA, endA, skipped, keyA, valueA);
-            bool hasB = nextMember(atB, endB, skipped, keyB, valueB);
-            if (!hasA || !hasB) { return hasA == hasB ? equal : different; }  // a name only one side has
-            if (keyA != keyB) { return unknown; }
-            Same same = sameValues(valueA, valueB);
-            if (same != equal) { return same; }
-            ++atA;
-            ++atB;
-        }
-    }
-
-    Same sameValues(ondemand::value &a, ondemand::value &b) {
-        ondemand::json_type type = typeOf(a);
-        if (type != typeOf(b)) { return different; }
-        switch (type) {
-        case ondemand::json_type::object:
-            return sameObjects(a, b, nullptr);
-        case ondemand::json_type::array: {
-            ondemand::array arrayA, arrayB;
-            if (error_code error = a.get_array().get(arrayA)) { failOn(error, CSimdJSON_SyntaxArray); }
-            if (error_code error = b.get_array().get(arrayB)) { failOn(error, CSimdJSON_SyntaxArray); }
-            ondemand::array_iterator atA, endA, atB, endB;
-            if (arrayA.begin().get(atA) || arrayA.end().get(endA) || arrayB.begin().get(atB) || arrayB.end().get(endB)) {
-                return unknown;
-            }
-            while (true) {
-                bool hasA = atA != endA, hasB = atB != endB;
-                if (!hasA || !hasB) { return hasA == hasB ? equal : different; }
-                ondemand::value elementA, elementB;
-                if (error_code error = (*atA).get(elementA)) { failOn(error, CSimdJSON_SyntaxArray); }
-                if (error_code error = (*atB).get(elementB)) { failOn(error, CSimdJSON_SyntaxArray); }
-                Same same = sameValues(elementA, elementB);
-                if (same != equal) { return same; }
-                ++atA;
-                ++atB;
-            }
-        }
-        case ondemand::json_type::string:
-            // (readString's views stay valid: each parser keeps every unescaped string of its document.)
-            return readString(a) == readString(b) ? equal : different;
-        case ondemand::json_type::number: {
-            std::string_view rawA = a.raw_json_token(), rawB = b.raw_json_token();
-            trimTrailingSpace(rawA);
-            trimTrailingSpace(rawB);
-            if (rawA == rawB) { return equal; }
-            NumberToken numberA = NumberToken::parse(rawA, CSimdJSON_MAX_EXPONENT);
-            NumberToken numberB = NumberToken::parse(rawB, CSimdJSON_MAX_EXPONENT);
-            if (numberA.outcome != NumberToken::ok || numberB.outcome != NumberToken::ok) { return unknown; }
-            numberScratch[0].size = numberScratch[1].size = 0;
-            numberA.encode(numberScratch[0]);
-            numberB.encode(numberScratch[1]);
-            return numberScratch[0].size == numberScratch[1].size &&
-                           std::memcmp(numberScratch[0].data, numberScratch[1].data, numberScratch[0].size) == 0
-                       ? equal
-                       : different;
-        }
-        case ondemand::json_type::boolean:
-            return readBool(a) == readBool(b) ? equal : different;
-        case ondemand::json_type::null:
-            return equal;  // (both null: the parse checked the literals)
-        }
-        return unknown;
-    }
 
     void publish() {
         result.sections = sections.data();
@@ -1402,7 +1053,6 @@ struct CSimdJSON_Parser {
         result.violationsOmitted = violationsOmitted;
         result.text = reinterpret_cast<const uint8_t *>(text.data());
         result.textLength = text.size();
-        result.arenaLength = arena.size;
     }
 };
 
@@ -1410,8 +1060,7 @@ extern "C" {
 
 size_t CSimdJSON_ParserRetainedBytes(const CSimdJSON_Parser *parser) {
     // simdjson keeps ~4 bytes of structural index and 5/3 bytes of string buffer per input byte.
-    return parser->json.capacity() * 6 + parser->arena.capacity + parser->sectionContent.capacity +
-           parser->itemContent.capacity + parser->sortScratch.capacity + parser->idBytes.capacity() +
+    return parser->json.capacity() * 6 + parser->idBytes.capacity() +
            parser->items.capacity() * sizeof(CSimdJSON_Item) + parser->sections.capacity() * sizeof(CSimdJSON_Section) +
            parser->idTable.capacity() * sizeof(IDSlot);
 }
@@ -1443,7 +1092,9 @@ CSimdJSON_Parser *CSimdJSON_ParserBorrow(void) {
 
 void CSimdJSON_ParserReturn(CSimdJSON_Parser *parser, size_t maximumIdle, size_t maximumRetainedBytes) {
     std::vector<CSimdJSON_Parser *> &idle = idleParsers.parsers;
-    if (idle.size() < maximumIdle && CSimdJSON_ParserRetainedBytes(parser) <= maximumRetainedBytes) {
+    size_t retained = CSimdJSON_ParserRetainedBytes(parser);
+    for (const CSimdJSON_Parser *kept : idle) { retained += CSimdJSON_ParserRetainedBytes(kept); }
+    if (idle.size() < maximumIdle && retained <= maximumRetainedBytes) {
         try {
             idle.push_back(parser);
             return;
@@ -1486,6 +1137,11 @@ int CSimdJSON_CursorNextMember(CSimdJSON_Parser *parser, const uint8_t **name, s
     *name = reinterpret_cast<const uint8_t *>(read.data());
     *nameLength = read.size();
     return found;
+}
+
+void CSimdJSON_CursorDescribe(CSimdJSON_Parser *parser, CSimdJSON_Standing *standing) {
+    if (!parser->standing) { *standing = {}; return; }
+    parser->attempt([&] { parser->describe(standing); });
 }
 
 int CSimdJSON_CursorNextElement(CSimdJSON_Parser *parser, CSimdJSON_Standing *standing) {
@@ -1532,52 +1188,13 @@ void CSimdJSON_CursorBeginGroup(CSimdJSON_Parser *parser, size_t *sections, size
 
 size_t CSimdJSON_CursorEndGroup(CSimdJSON_Parser *parser) { return parser->cursorEndGroup(); }
 
-void CSimdJSON_CursorCanonicalBegin(CSimdJSON_Parser *parser) {
-    parser->attempt([&] {
-        parser->canonicalBase = parser->members.size();
-        parser->sectionContent.size = 0;
-        parser->sectionContent.push('{');
-    });
+int CSimdJSON_CursorAddSection(CSimdJSON_Parser *parser, CSimdJSON_Section record) {
+    return parser->cursorAddSection(record);
 }
-
-void CSimdJSON_CursorCanonicalMember(CSimdJSON_Parser *parser) {
-    parser->onValue([&] {
-        parser->encodeMember(parser->currentName, parser->currentNameOffset, parser->current, parser->sectionContent);
-    });
-}
-
-void CSimdJSON_CursorCanonicalEnd(CSimdJSON_Parser *parser) {
-    parser->attempt([&] {
-        parser->finishObject(parser->sectionContent, parser->canonicalBase);
-        parser->sectionContent.push('}');
-    });
-}
-
-void CSimdJSON_CursorAddSection(CSimdJSON_Parser *parser, CSimdJSON_Section record) { parser->cursorAddSection(record); }
 
 const CSimdJSON_Result *CSimdJSON_CursorFinish(CSimdJSON_Parser *parser) {
     parser->cursorFinish();
     return &parser->result;
-}
-
-const uint8_t *CSimdJSON_CanonicalItem(CSimdJSON_Parser *parser, const uint8_t *bytes, size_t offset, size_t length,
-                                       size_t capacity, const char *skipped, size_t skippedLength,
-                                       size_t *encodedLength) {
-    return parser->canonicalItem(bytes, offset, length, capacity, std::string_view(skipped, skippedLength),
-                                 encodedLength);
-}
-
-int CSimdJSON_SameItemContent(CSimdJSON_Parser *parser, const uint8_t *bytesA, size_t capacityA, size_t offsetA,
-                              size_t lengthA, const uint8_t *bytesB, size_t capacityB, size_t offsetB, size_t lengthB,
-                              const char *skipped, size_t skippedLength) {
-    return parser->sameItemContent(bytesA, capacityA, offsetA, lengthA, bytesB, capacityB, offsetB, lengthB,
-                                   std::string_view(skipped, skippedLength));
-}
-
-const CSimdJSON_Child *CSimdJSON_Children(CSimdJSON_Parser *parser, const uint8_t *bytes, size_t offset, size_t length,
-                                          size_t capacity, int canonical, const char *uncanonical, size_t *count,
-                                          const uint8_t **text) {
-    return parser->childrenOf(bytes, offset, length, capacity, canonical != 0, uncanonical, count, text);
 }
 
 CSimdJSON_NumberParts CSimdJSON_ParseNumber(const uint8_t *token, size_t length) {
@@ -1599,11 +1216,5 @@ CSimdJSON_NumberParts CSimdJSON_ParseNumber(const uint8_t *token, size_t length)
     }
     return parts;
 }
-
-uint64_t CSimdJSON_Hash(const uint8_t *bytes, size_t length) { return csimdjson::hashBytes(bytes, length); }
-
-uint8_t *CSimdJSON_TakeArena(CSimdJSON_Parser *parser) { return parser->arena.take(); }
-
-void CSimdJSON_FreeArena(uint8_t *arena) { std::free(arena); }
 
 }  // extern "C"

@@ -1,74 +1,12 @@
-// Canonical content encoding: the byte buffer, the number normaliser and the hash.
-//
-// Encoding (injective: every value is self-delimiting and tags never collide with what may follow them):
-//   null 'n' | true 't' | false 'f'
-//   number  '0' (any zero, sign ignored)
-//         | ('+' | '-') int64(E) uint32(n) d1..dn   value = ±d1..dn × 10^E, d1 != '0', dn != '0'
-//   string  's' uint32(byte count) unescaped UTF-8 bytes
-//   array   '[' value* ']'
-//   object  '{' ('s' uint32(count) key-bytes value)* '}'   keys strictly ascending (bytewise, prefix first)
-// (integers little-endian; the encodings are compared and hashed, never read back)
+// The number token parser (RFC 8259's grammar, split into parts) and the hash the id numbering uses.
 #pragma once
 
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
-#include <new>
-#include <string>
 #include <string_view>
 
 namespace csimdjson {
-
-/// A growable byte buffer on malloc, so that its storage can be handed to Swift and freed there.
-struct ByteBuffer {
-    uint8_t *data = nullptr;
-    size_t size = 0;
-    size_t capacity = 0;
-
-    ByteBuffer() = default;
-    ByteBuffer(const ByteBuffer &) = delete;
-    ByteBuffer &operator=(const ByteBuffer &) = delete;
-    ~ByteBuffer() { std::free(data); }
-
-    void reserve(size_t extra) {
-        if (size + extra <= capacity) { return; }
-        size_t wanted = capacity * 2 > size + extra ? capacity * 2 : size + extra;
-        if (wanted < 4096) { wanted = 4096; }
-        auto *grown = static_cast<uint8_t *>(std::realloc(data, wanted));
-        if (grown == nullptr) { throw std::bad_alloc(); }
-        data = grown;
-        capacity = wanted;
-    }
-    void push(uint8_t byte) {
-        reserve(1);
-        data[size++] = byte;
-    }
-    void append(const void *bytes, size_t count) {
-        reserve(count);
-        if (count != 0) { std::memcpy(data + size, bytes, count); }
-        size += count;
-    }
-    /// Appends `value` as `count` little-endian bytes.
-    void fixed(uint64_t value, size_t count) {
-        reserve(count);
-        for (size_t i = 0; i < count; ++i) { data[size++] = static_cast<uint8_t>(value >> (8 * i)); }
-    }
-    void string(std::string_view bytes) {
-        push('s');
-        fixed(bytes.size(), 4);
-        append(bytes.data(), bytes.size());
-    }
-    /// Gives up the storage, trimmed to its size (the caller frees it); the buffer is empty afterwards.
-    uint8_t *take() {
-        if (size != 0 && size < capacity) {
-            if (auto *trimmed = static_cast<uint8_t *>(std::realloc(data, size))) { data = trimmed; }
-        }
-        uint8_t *taken = data;
-        data = nullptr;
-        size = capacity = 0;
-        return taken;
-    }
-};
 
 /// A JSON number token split into its parts, validated against RFC 8259's grammar.
 struct NumberToken {
@@ -165,21 +103,6 @@ struct NumberToken {
         }
         return a.empty() && b.empty() ? 0 : scale;
     }
-
-    /// Appends the canonical encoding: sign, significant digits and the exponent of the last digit.
-    void encode(ByteBuffer &out) const {
-        std::string_view a, b;
-        int64_t scale = significant(a, b);
-        if (a.empty() && b.empty()) {
-            out.push('0');
-            return;
-        }
-        out.push(negative ? '-' : '+');
-        out.fixed(uint64_t(scale), 8);
-        out.fixed(a.size() + b.size(), 4);
-        out.append(a.data(), a.size());
-        out.append(b.data(), b.size());
-    }
 };
 
 /// MurmurHash3's 64-bit finaliser: every input bit affects every output bit.
@@ -190,9 +113,8 @@ inline uint64_t mix64(uint64_t h) {
     return h;
 }
 
-/// A 64-bit hash of a byte range (MurmurHash3's 64-bit mixing on 8-byte words, then fmix64). The default seed
-/// gives CSimdJSON_Hash (contents); id numbering passes a random one.
-inline uint64_t hashBytes(const uint8_t *bytes, size_t count, uint64_t seed = 0x9e3779b97f4a7c15ULL) {
+/// A 64-bit hash of a byte range with a seed (MurmurHash3's 64-bit mixing on 8-byte words, then fmix64).
+inline uint64_t hashBytes(const uint8_t *bytes, size_t count, uint64_t seed) {
     const uint64_t c1 = 0x87c37b91114253d5ULL, c2 = 0x4cf5ad432745937fULL;
     auto rotl = [](uint64_t x, int r) { return (x << r) | (x >> (64 - r)); };
     uint64_t h = seed ^ count;

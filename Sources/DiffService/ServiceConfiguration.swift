@@ -92,8 +92,8 @@ public struct ServiceConfiguration: Sendable {
     /// Creates the default configuration.
     public init() {}
 
-    /// What the process holds outside requests: the idle process (~20 MiB), thread stacks, up to two idle parsers
-    /// of at most 4 MiB each per thread, and the allocator's slack.
+    /// What the process holds outside requests: the idle process (~20 MiB), thread stacks, idle parsers holding
+    /// at most 8 MiB together per thread, and the allocator's slack.
     public static let baselineBytes = 64 << 20
 
     /// The default budget under a memory limit: the limit less ``baselineBytes`` and libmicrohttpd's 64 KiB per

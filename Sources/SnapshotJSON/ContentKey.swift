@@ -44,7 +44,7 @@ public struct ContentKey: Hashable, Sendable {
     public var contentHash: UInt64 {
         switch storage {
         case .canonical(_, _, _, let hash): hash
-        case .raw: canonicalBytes.withUnsafeBytes { SimdJSONParser.hash($0) }
+        case .raw: Self.hash(canonicalBytes[...])
         }
     }
 
@@ -57,7 +57,7 @@ public struct ContentKey: Hashable, Sendable {
         case let (.canonical(a, aOffset, aCount, aHash), .canonical(b, bOffset, bCount, bHash)):
             guard aHash == bHash, aCount == bCount else { return false }
             if a === b && aOffset == bOffset { return true }
-            return bytesEqual(a.bytes(at: aOffset, count: aCount), b.bytes(at: bOffset, count: bCount))
+            return a.bytes(at: aOffset, count: aCount) == b.bytes(at: bOffset, count: bCount)
         case let (.raw(a, aOffset, aCount), .raw(b, bOffset, bCount)):
             if aCount == bCount && ((a === b && aOffset == bOffset) || a.sameBytes(at: aOffset, as: b, at: bOffset, count: aCount)) {
                 return true  // the same text
@@ -68,6 +68,19 @@ public struct ContentKey: Hashable, Sendable {
         default:
             return lhs.canonicalBytes == rhs.canonicalBytes
         }
+    }
+
+    /// The content of an object without members (`{}`), most sections' (their records keep no encoding).
+    static let emptyObject: ContentKey = {
+        let encoding: [UInt8] = Array("{}".utf8)
+        return ContentKey(arena: ContentArena(encoding), offset: 0, count: encoding.count, hash: hash(encoding[...]))
+    }()
+
+    /// The hash of a canonical encoding (seeded per process, as Swift's `Hasher` is).
+    static func hash(_ encoding: ArraySlice<UInt8>) -> UInt64 {
+        var hasher = Hasher()
+        encoding.withUnsafeBytes { hasher.combine(bytes: $0) }
+        return UInt64(UInt(bitPattern: hasher.finalize()))
     }
 
     /// Feeds the canonical hash to `hasher`.
@@ -92,6 +105,6 @@ extension ContentKey: CustomStringConvertible {
     /// `ContentKey(hash: 0x…, 34 bytes)`, with the canonical hash and encoding length.
     public var description: String {
         let bytes = canonicalBytes
-        return "ContentKey(hash: 0x\(String(bytes.withUnsafeBytes { SimdJSONParser.hash($0) }, radix: 16)), \(bytes.count) bytes)"
+        return "ContentKey(hash: 0x\(String(contentHash, radix: 16)), \(bytes.count) bytes)"
     }
 }

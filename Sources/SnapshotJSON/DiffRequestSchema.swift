@@ -13,6 +13,8 @@
 enum DiffRequestSchema {
     /// The member holding an item's or a section's id.
     static let idMember: StaticString = "id"
+    /// ``idMember`` as a `String`, for the readers.
+    static let idName = "\(idMember)"
 
     /// Where a snapshot's records lie among the walk's: its sections (its items follow one another, section by
     /// section, from its first item).
@@ -22,11 +24,13 @@ enum DiffRequestSchema {
         var firstItem: Int
     }
 
-    /// What a walk found: each snapshot given, and where the options' text is.
+    /// What a walk found: each snapshot given, where the options' text is, and the canonical encodings of the
+    /// sections' contents (``CanonicalEncoder``), which the section records point into.
     struct Walked {
         var old: SnapshotRecord?
         var new: SnapshotRecord?
         var options: Range<Int>?
+        var contents: [UInt8] = []
     }
 
     /// The rules of this schema that the bridge does not know (it knows expected objects, arrays and ids,
@@ -67,11 +71,12 @@ enum DiffRequestSchema {
         }
         cursor.enter()
         var hasOptions = false
+        var contents = CanonicalEncoder()
         while let name = cursor.nextMember() {
             if name == "old" {
-                if walked.old == nil { walked.old = snapshot(cursor) } else { cursor.reportRepeated(name) }
+                if walked.old == nil { walked.old = snapshot(cursor, &contents) } else { cursor.reportRepeated(name) }
             } else if name == "new" {
-                if walked.new == nil { walked.new = snapshot(cursor) } else { cursor.reportRepeated(name) }
+                if walked.new == nil { walked.new = snapshot(cursor, &contents) } else { cursor.reportRepeated(name) }
             } else if name == "options" {
                 if !hasOptions { walked.options = cursor.span() } else { cursor.reportRepeated(name) }
                 hasOptions = true
@@ -80,6 +85,7 @@ enum DiffRequestSchema {
                 cursor.skip()
             }
         }
+        walked.contents = contents.bytes
         cursor.requireEnd()
         if walked.old == nil { cursor.reportMissing("old") }
         if walked.new == nil { cursor.reportMissing("new") }
@@ -87,7 +93,7 @@ enum DiffRequestSchema {
     }
 
     /// A snapshot: `sections` or `items`, exactly one of them.
-    private static func snapshot(_ cursor: RequestCursor) -> SnapshotRecord {
+    private static func snapshot(_ cursor: RequestCursor, _ contents: inout CanonicalEncoder) -> SnapshotRecord {
         let first = cursor.beginGroup()
         if cursor.expect(object: true) {
             let start = cursor.enter()
@@ -98,11 +104,11 @@ enum DiffRequestSchema {
                         cursor.reportRepeated(name)
                     } else if cursor.expect(object: false) {
                         cursor.enter()
-                        while cursor.nextElement() { section(cursor) }
+                        while cursor.nextElement() { section(cursor, &contents) }
                     }
                     hasSections = true
                 } else if name == "items" {
-                    if hasItems { cursor.reportRepeated(name) } else { bareItems(cursor) }
+                    if hasItems { cursor.reportRepeated(name) } else { bareItems(cursor, &contents) }
                     hasItems = true
                 } else {
                     cursor.report(.unknownSnapshotMember, at: name.offset)
@@ -119,34 +125,48 @@ enum DiffRequestSchema {
         return SnapshotRecord(firstSection: first.sections, sectionCount: sectionEnd - first.sections, firstItem: first.items)
     }
 
-    /// A section: its `id`, its `items`, and its other members, its content.
-    private static func section(_ cursor: RequestCursor) {
+    /// A section: its `id`, its `items`, and its other members, its content (encoded into `contents`).
+    private static func section(_ cursor: RequestCursor, _ contents: inout CanonicalEncoder) {
         guard cursor.expect(object: true) else { return }
         let start = cursor.enter()
         var id: RequestCursor.ID?
         var itemCount: Int?
-        cursor.canonicalBegin()
+        let contentStart = contents.bytes.count
+        var content: CanonicalEncoder.OpenObject?  // begun at the first content member: most sections have none
         while let name = cursor.nextMember() {
             if name == idMember {
                 if id == nil { id = cursor.readID() } else { cursor.reportRepeated(name) }
             } else if name == "items" {
                 if itemCount == nil { itemCount = cursor.probeEach(idMember: idMember) } else { cursor.reportRepeated(name) }
             } else {
-                cursor.canonicalMember()
+                if content == nil { content = contents.beginObject() }
+                cursor.encodeMember(name, into: &contents)
             }
         }
-        cursor.canonicalEnd()
+        if let content {
+            for repeated in contents.end(content) { cursor.reportRepeated(repeated) }
+        }
         let end = cursor.endOfLeft(start)
         if id == nil { cursor.reportMissing(idMember) }
         if itemCount == nil { cursor.reportMissing("items") }
-        cursor.addSection(id: id, itemCount: itemCount ?? 0, text: start ..< end)
+        add(cursor, id: id, itemCount: itemCount ?? 0, text: start ..< end, contentFrom: contentStart, &contents)
     }
 
     /// A snapshot's bare `items`: one section without id, text or content (`{}`).
-    private static func bareItems(_ cursor: RequestCursor) {
+    private static func bareItems(_ cursor: RequestCursor, _ contents: inout CanonicalEncoder) {
         let itemCount = cursor.probeEach(idMember: idMember)
-        cursor.canonicalBegin()
-        cursor.canonicalEnd()
-        cursor.addSection(id: nil, itemCount: itemCount, text: nil)
+        add(cursor, id: nil, itemCount: itemCount, text: nil, contentFrom: contents.bytes.count, &contents)
+    }
+
+    /// Records a section whose content is `contents` from `contentStart` on (nothing: `{}`), or drops that content
+    /// when the record is not kept (the walk has found a violation: the request is refused).
+    private static func add(
+        _ cursor: RequestCursor, id: RequestCursor.ID?, itemCount: Int, text: Range<Int>?, contentFrom contentStart: Int,
+        _ contents: inout CanonicalEncoder
+    ) {
+        let content = contentStart ..< contents.bytes.count
+        if !cursor.addSection(id: id, itemCount: itemCount, text: text, content: content) {
+            contents.truncate(to: contentStart)
+        }
     }
 }

@@ -1,4 +1,4 @@
-/// A member of an object or an element of an array, read by ``SimdJSONParser/children(of:_:canonical:)``.
+/// A member of an object or an element of an array, read by ``JSONText/children(canonical:uncanonical:)``.
 struct JSONChild {
     /// The member's name, unescaped; empty for an element.
     let name: String

@@ -52,6 +52,39 @@ public struct JSONReader {
         return start ..< walk.endOfLeft(start)
     }
 
+    /// Reads the value the reader stands on with `read` and returns where its text is in the bytes parsed.
+    mutating func readSpan(_ read: (inout JSONReader) -> Void) -> Range<Int> {
+        guard kind != .object && kind != .array else { return readText(read) }
+        let text = walk.scalarText
+        read(&self)
+        return text
+    }
+
+    /// The text of the scalar the reader stands on (a string's with its quotes).
+    var scalarBytes: ArraySlice<UInt8> { walk.source[walk.scalarText] }
+
+    /// Enters the object or array the reader stands on: ``nextMember()`` or ``nextElement()`` then move it onto
+    /// each child in turn (for reading two values side by side; ``members(_:)`` and ``elements(_:)`` otherwise).
+    mutating func enter() {
+        walk.enter()
+    }
+
+    /// Stands on the next member of the object entered last and returns its name's bytes; `nil` at its end (it
+    /// is left).
+    mutating func nextMember() -> WalkedBytes? {
+        walk.nextMemberBytes()
+    }
+
+    /// Reads the string the reader stands on as its unescaped bytes (valid while the walk lasts).
+    mutating func stringBytes() -> WalkedBytes {
+        walk.readStringBytes()
+    }
+
+    /// Stands on the next element of the array entered last; false at its end (it is left).
+    mutating func nextElement() -> Bool {
+        walk.nextElement()
+    }
+
     /// Reads a string, or returns `nil` and leaves any other value unread (and a document that is one scalar:
     /// only its kind is read).
     public mutating func string() -> String? {

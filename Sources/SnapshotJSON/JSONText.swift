@@ -17,7 +17,21 @@ public struct JSONText: Sendable {
     /// The members of the object, or the elements of the array, in the order written; the members named in
     /// `uncanonical` without their encoding.
     func children(canonical: Bool, uncanonical: [String] = []) -> [JSONChild] {
-        text.children(at: range.lowerBound, count: range.count, canonical: canonical, uncanonical: uncanonical)
+        read { reader in
+            var children: [JSONChild] = []
+            func read(_ name: String, _ value: inout JSONReader) {
+                var encoder = CanonicalEncoder()
+                let encoded = canonical && !uncanonical.contains { JSONString.sameBytes($0, name) }
+                let text = encoded ? value.readSpan { encoder.append(&$0) } : value.skipText()
+                children.append(JSONChild(name: name, value: text, canonical: encoder.bytes))
+            }
+            if reader.kind == .array {
+                reader.elements { element, _ in read("", &element) }
+            } else {
+                reader.members { member, name in read(name, &member) }
+            }
+            return children
+        }
     }
 
     /// The top-level members whose values differ between the object `old` and this one (two objects of one

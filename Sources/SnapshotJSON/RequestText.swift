@@ -74,24 +74,24 @@ final class RequestText: Sendable {
 
     /// Whether the contents of the item whose raw text is at `offset ..< offset + count` and of the one at
     /// `otherOffset ..< otherOffset + otherCount` in `other` are equal, read member by member in the order
-    /// written; `nil` when that cannot tell (members in another order): compare canonical encodings then.
+    /// written (``LockstepComparison``); `nil` when that cannot tell (members in another order): compare
+    /// canonical encodings then.
     func sameItemContent(at offset: Int, count: Int, as other: RequestText, at otherOffset: Int, count otherCount: Int) -> Bool? {
-        precondition(offset >= 0 && count >= 0 && offset + count <= bytes.count, "range outside the body")
-        precondition(otherOffset >= 0 && otherCount >= 0 && otherOffset + otherCount <= other.bytes.count, "range outside the body")
-        let parser = SimdJSONParser.borrow()
-        defer { parser.recycle() }
-        return parser.sameContent(
-            bytes, offset ..< offset + count, other.bytes, otherOffset ..< otherOffset + otherCount,
-            skipping: DiffRequestSchema.idMember)
+        read(offset ..< offset + count) { mine in
+            other.read(otherOffset ..< otherOffset + otherCount) { theirs in
+                LockstepComparison.objects(&mine, &theirs, skipping: DiffRequestSchema.idMember)
+            }
+        }
     }
 
     /// The canonical encoding of the item whose raw text is at `offset ..< offset + count` (every member but
     /// `id`), as ``ContentKey`` stores it for items of other documents.
     func canonicalItem(at offset: Int, count: Int) -> [UInt8] {
-        precondition(offset >= 0 && count >= 0 && offset + count <= bytes.count, "range outside the body")
-        let parser = SimdJSONParser.borrow()
-        defer { parser.recycle() }
-        return parser.canonicalContent(bytes, offset ..< offset + count, skipping: DiffRequestSchema.idMember)
+        read(offset ..< offset + count) { reader in
+            var encoder = CanonicalEncoder()
+            encoder.appendObject(&reader, skipping: DiffRequestSchema.idName)
+            return encoder.bytes
+        }
     }
 
     /// The `count` bytes at `offset`, sharing the body's storage.
@@ -106,11 +106,4 @@ final class RequestText: Sendable {
         return SimdJSONParser.withBorrowed { $0.readValid(bytes, range, read) }
     }
 
-    /// The members of the object, or the elements of the array, whose text is at `offset ..< offset + count`.
-    func children(at offset: Int, count: Int, canonical: Bool, uncanonical: [String]) -> [JSONChild] {
-        precondition(offset >= 0 && count >= 0 && offset + count <= bytes.count, "range outside the body")
-        let parser = SimdJSONParser.borrow()
-        defer { parser.recycle() }
-        return parser.children(of: bytes, offset ..< offset + count, canonical: canonical, uncanonical: uncanonical)
-    }
 }

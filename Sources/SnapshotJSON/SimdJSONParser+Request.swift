@@ -8,12 +8,14 @@ extension SimdJSONParser {
     /// locating errors) with ``DiffRequestSchema`` and builds the request, or the error.
     func readRequest(_ padded: [UInt8], body: [UInt8]) -> Result<DiffRequest, RequestError> {
         padded.withUnsafeBufferPointer { buffer in
-            let (walked, result) = walk(buffer, capacity: padded.capacity)
+            let (walked, result) = walk(padded, buffer)
             if let failure = failure(of: result, body: body) { return .failure(failure) }
+            // (Section records hold 32-bit places in the contents: canonical encodings may be longer than the text.)
+            guard walked.contents.count <= UInt32.max else { return .failure(.tooLarge(byteCount: body.count)) }
 
             var violations = (0 ..< result.violationCount).map { violation(result.violations[$0], text: result) }
             var omitted = result.violationsOmitted
-            let arena = ContentArena(takingFrom: self, count: Int(result.arenaLength))
+            let arena = ContentArena(walked.contents)
             var options = DiffOptions()
             var layouts: Range<Int>?
             if let span = walked.options {
@@ -53,15 +55,15 @@ extension SimdJSONParser {
         }
     }
 
-    /// Walks `buffer` (`capacity` bytes readable) with ``DiffRequestSchema``: what the walk found, and the bridge's
-    /// result (valid until the parser's next use).
-    private func walk(_ buffer: UnsafeBufferPointer<UInt8>, capacity: Int) -> (DiffRequestSchema.Walked, CSimdJSON_Result) {
+    /// Walks `padded` (its padding as spare capacity; `buffer` its bytes) with ``DiffRequestSchema``: what the
+    /// walk found, and the bridge's result (valid until the parser's next use).
+    private func walk(_ padded: [UInt8], _ buffer: UnsafeBufferPointer<UInt8>) -> (DiffRequestSchema.Walked, CSimdJSON_Result) {
         var walked = DiffRequestSchema.Walked()
         let reserved = DiffRequestSchema.reservations(bodyLength: buffer.count)
         if CSimdJSON_CursorBegin(
-            pointer, buffer.baseAddress, buffer.count, capacity, reserved.items, reserved.sections, 0) != 0
+            pointer, buffer.baseAddress, buffer.count, padded.capacity, reserved.items, reserved.sections, 0) != 0
         {
-            walked = DiffRequestSchema.walk(RequestCursor(pointer: pointer))
+            walked = DiffRequestSchema.walk(RequestCursor(pointer: pointer, source: padded))
         }
         return (walked, CSimdJSON_CursorFinish(pointer).pointee)
     }
@@ -70,7 +72,7 @@ extension SimdJSONParser {
     /// omitted); `nil` when the body is not valid JSON. For the tests of the records' bound.
     func recordCounts(walking padded: [UInt8]) -> (items: Int, sections: Int, violations: Int, omitted: Int)? {
         padded.withUnsafeBufferPointer { buffer in
-            let result = walk(buffer, capacity: padded.capacity).1
+            let result = walk(padded, buffer).1
             guard Int(result.status) == CSimdJSON_StatusOK else { return nil }
             return (result.itemCount, result.sectionCount, result.violationCount, result.violationsOmitted)
         }
@@ -495,32 +497,49 @@ extension SimdJSONParser {
     }
 }
 
+/// Unescaped UTF-8 bytes a walk read (a member name, a string), valid while the walk lasts: compared as they lie,
+/// without making a `String`.
+struct WalkedBytes: Equatable {
+    fileprivate let bytes: UnsafeBufferPointer<UInt8>
+
+    /// Whether both hold the same bytes.
+    static func == (a: WalkedBytes, b: WalkedBytes) -> Bool {
+        guard a.bytes.count == b.bytes.count else { return false }
+        for index in a.bytes.indices where a.bytes[index] != b.bytes[index] { return false }
+        return true
+    }
+
+    /// Whether the bytes are `literal`'s.
+    static func == (bytes: WalkedBytes, literal: StaticString) -> Bool {
+        literal.withUTF8Buffer { bytes == WalkedBytes(bytes: $0) }
+    }
+
+    /// A copy of the bytes.
+    var array: [UInt8] { Array(bytes) }
+}
+
 /// A member name a ``RequestCursor`` read: its unescaped UTF-8 bytes (valid while the walk lasts) and where its
 /// opening quote is.
 struct MemberName {
-    fileprivate let bytes: UnsafeBufferPointer<UInt8>
+    let bytes: WalkedBytes
     /// The offset of the name's opening quote in the body.
     let offset: Int
 
     /// Whether the name is `literal`.
-    static func == (name: MemberName, literal: StaticString) -> Bool {
-        literal.withUTF8Buffer { text in
-            guard name.bytes.count == text.count else { return false }
-            for index in text.indices where name.bytes[index] != text[index] { return false }
-            return true
-        }
-    }
+    static func == (name: MemberName, literal: StaticString) -> Bool { name.bytes == literal }
 }
 
 /// A walk over a body that its caller steers, one value at a time (CSimdJSON's cursor): a schema in Swift
 /// (``DiffRequestSchema``) decides which members each object has and what breaks it; the bridge validates every
-/// value, keeps the path, probes arrays of objects into item records, canonicalises section contents and
-/// records the violations at their places, in document order.
+/// value, keeps the path, probes arrays of objects into item records and records the violations at their places,
+/// in document order.
 ///
 /// Every value the cursor stands on must be read or skipped before it moves on. After a fatal error (syntax,
 /// nesting, memory) every step does nothing and answers as at an end; the walk's outcome says what happened.
 struct RequestCursor {
     fileprivate let pointer: OpaquePointer
+    /// The body walked, with its padding as spare capacity.
+    fileprivate let source: [UInt8]
 
     /// The kind of the document's value.
     struct Found {
@@ -556,7 +575,7 @@ struct RequestCursor {
         var length = 0
         var offset: Int64 = 0
         guard CSimdJSON_CursorNextMember(pointer, &name, &length, &offset, nil) != 0 else { return nil }
-        return MemberName(bytes: UnsafeBufferPointer(start: name, count: length), offset: Int(offset))
+        return MemberName(bytes: WalkedBytes(bytes: UnsafeBufferPointer(start: name, count: length)), offset: Int(offset))
     }
 
     /// Stands on the next element of the array entered last; false at its end (and leaves it).
@@ -601,16 +620,15 @@ struct RequestCursor {
     /// Ends a group; returns the count of sections so far.
     func endGroup() -> Int { CSimdJSON_CursorEndGroup(pointer) }
 
-    /// Starts a section's content: the canonical encoding of the members given to ``canonicalMember()``.
-    func canonicalBegin() { CSimdJSON_CursorCanonicalBegin(pointer) }
-    /// Adds the member the cursor stands on to the content.
-    func canonicalMember() { CSimdJSON_CursorCanonicalMember(pointer) }
-    /// Closes the content (recording member names given twice).
-    func canonicalEnd() { CSimdJSON_CursorCanonicalEnd(pointer) }
+    /// Adds the member the cursor stands on, named `name`, to the object `encoder` writes (reading its value).
+    func encodeMember(_ name: MemberName, into encoder: inout CanonicalEncoder) {
+        var reader = JSONReader(JSONWalk(standingOn: pointer, source: source))
+        encoder.appendMember(name.bytes.array, nameOffset: name.offset, &reader)
+    }
 
-    /// Records a section with the content just closed, its id (if any), its item count and its text (if any),
-    /// while the walk has found no violation.
-    func addSection(id: ID?, itemCount: Int, text: Range<Int>?) {
+    /// Records a section with its id (if any), its item count, its text (if any) and where its content's encoding
+    /// lies, while the walk has found no violation; returns whether it was recorded.
+    func addSection(id: ID?, itemCount: Int, text: Range<Int>?, content: Range<Int>) -> Bool {
         var record = CSimdJSON_Section()
         if let id {
             record.id = id.read.packed
@@ -622,7 +640,10 @@ struct RequestCursor {
             record.textOffset = UInt32(text.lowerBound)
             record.textLength = UInt32(text.count)
         }
-        CSimdJSON_CursorAddSection(pointer, record)
+        // (Contents of 4 GiB or more are refused after the walk: see readRequest.)
+        record.contentOffset = UInt32(truncatingIfNeeded: content.lowerBound)
+        record.contentLength = UInt32(truncatingIfNeeded: content.count)
+        return CSimdJSON_CursorAddSection(pointer, record) != 0
     }
 
     /// Validates the document's value, of kind `found`, and records that it is not an object.
@@ -648,6 +669,17 @@ struct RequestCursor {
         CSimdJSON_CursorViolation(
             pointer, UInt8(CSimdJSON_ViolationDuplicateMember), UInt8(CSimdJSON_FoundNothing), Int64(name.offset), nil, 0)
         skip()
+    }
+
+    /// Records that a member of the object just left repeats an earlier member's name (its path ends with it).
+    func reportRepeated(_ repeated: CanonicalEncoder.RepeatedName) {
+        let name = Array(repeated.name)
+        name.withUnsafeBufferPointer { bytes in
+            CSimdJSON_CursorViolation(
+                pointer, UInt8(CSimdJSON_ViolationDuplicateMember), UInt8(CSimdJSON_FoundNothing),
+                Int64(repeated.offset), UnsafeRawPointer(bytes.baseAddress)?.assumingMemoryBound(to: CChar.self),
+                bytes.count)
+        }
     }
 
     /// Records that the value breaks `rule` at byte `offset` (at the member name, for a member).
@@ -691,6 +723,17 @@ final class JSONWalk {
         rootIsContainer = Self.isContainer(CSimdJSON_CursorRoot(pointer, standing))
     }
 
+    /// A walk of the value a ``RequestCursor`` stands on, within the cursor's own walk of `source` (which goes on
+    /// once the value is read).
+    fileprivate init(standingOn pointer: OpaquePointer, source: [UInt8]) {
+        self.pointer = pointer
+        self.source = source
+        base = 0
+        standing.initialize(to: CSimdJSON_Standing())
+        CSimdJSON_CursorDescribe(pointer, standing)
+        rootIsContainer = true
+    }
+
     deinit { standing.deallocate() }
 
     private static func isContainer(_ kind: UInt8) -> Bool {
@@ -717,11 +760,14 @@ final class JSONWalk {
     /// The number the cursor stands on, if it is a number (its text is parsed again).
     var number: JSONNumber? {
         guard kind == .number, isReadable else { return nil }
-        return SimdJSONParser.number(source, offset ..< offset + Int(standing.pointee.length))
+        return SimdJSONParser.number(source, scalarText)
     }
 
     /// Whether the cursor stands on a value it can read: not a scalar document (validated at once).
     var isReadable: Bool { rootIsContainer && !isOver }
+
+    /// Where the text of the scalar the cursor stands on lies in ``source`` (a string's with its quotes).
+    var scalarText: Range<Int> { offset ..< offset + Int(standing.pointee.length) }
 
     /// Moves past the value (validating it in a walk of unvalidated text; nothing when it was read already).
     func skip() {
@@ -731,11 +777,15 @@ final class JSONWalk {
 
     /// Reads the string the cursor stands on.
     func readString() -> String {
-        guard isReadable else { return "" }
+        String(decoding: readStringBytes().bytes, as: UTF8.self)
+    }
+
+    /// Reads the string the cursor stands on: its unescaped bytes.
+    func readStringBytes() -> WalkedBytes {
         var bytes: UnsafePointer<UInt8>?
         var length = 0
-        CSimdJSON_CursorReadString(pointer, &bytes, &length)
-        return String(decoding: UnsafeBufferPointer(start: bytes, count: length), as: UTF8.self)
+        if isReadable { CSimdJSON_CursorReadString(pointer, &bytes, &length) }
+        return WalkedBytes(bytes: UnsafeBufferPointer(start: bytes, count: length))
     }
 
     /// Validates the value, moves past it and returns where its text lies in ``source``.
@@ -760,12 +810,18 @@ final class JSONWalk {
 
     /// Stands on the next member of the object entered last, or returns `nil` at its end (and leaves it).
     func nextMember() -> String? {
+        nextMemberBytes().map { String(decoding: $0.bytes, as: UTF8.self) }
+    }
+
+    /// Stands on the next member of the object entered last and returns its name's bytes, or returns `nil` at its
+    /// end (and leaves it).
+    func nextMemberBytes() -> WalkedBytes? {
         guard !isOver else { return nil }
         var name: UnsafePointer<UInt8>?
         var length = 0
         var offset: Int64 = 0
         guard CSimdJSON_CursorNextMember(pointer, &name, &length, &offset, standing) != 0 else { return nil }
-        return String(decoding: UnsafeBufferPointer(start: name, count: length), as: UTF8.self)
+        return WalkedBytes(bytes: UnsafeBufferPointer(start: name, count: length))
     }
 
     /// Stands on the next element of the array entered last; false at its end (and leaves it).

@@ -57,7 +57,7 @@ public struct WireSection: Hashable, Sendable {
     /// The integer id, or the string id's ``WireItem/IDPlace``, packed (0 for an implicit section).
     private let idPayload: Int64
     /// Where the content's canonical encoding lies in ``RequestText/arena`` (an arena under 4 GiB: the parse
-    /// refuses a larger one).
+    /// refuses a larger one); none for a section without content members, whose content is `{}`.
     private let contentOffset: UInt32, contentCount: UInt32
     /// The section's items, in order.
     public let items: [WireItem]
@@ -98,9 +98,10 @@ public struct WireSection: Hashable, Sendable {
     /// - Complexity: O(*n*) in the length of the encoding, which is hashed each time (most are `{}`; keeping the
     ///   hash would cost 8 bytes a section).
     public var content: ContentKey {
+        guard contentCount != 0 else { return ContentKey.emptyObject }
         let arena = source.text.arena, offset = Int(contentOffset), count = Int(contentCount)
         return ContentKey(arena: arena, offset: offset, count: count,
-                          hash: SimdJSONParser.hash(arena.bytes(at: offset, count: count)))
+                          hash: ContentKey.hash(arena.bytes(at: offset, count: count)))
     }
 
     /// Whether both sections have the same id, equal contents and equal items (where they were written is not

@@ -27,6 +27,11 @@ import Testing
         Case(lhs: #""n":0.1"#, rhs: #""n":0.10000000000000001"#, equal: false),
         Case(lhs: #""n":1"#, rhs: #""n":-1"#, equal: false),
         Case(lhs: #""n":1"#, rhs: #""n":10"#, equal: false),
+        // Plain integers compared by their text alone: one spelling each, but for -0.
+        Case(lhs: #""n":10"#, rhs: #""n":-0"#, equal: false),
+        Case(lhs: #""n":-0"#, rhs: #""n":-1"#, equal: false),
+        Case(lhs: #""n":0"#, rhs: #""n":-0"#, equal: true),
+        Case(lhs: #""n":-10"#, rhs: #""n":-1"#, equal: false),
         Case(lhs: #""n":1e1000000000"#, rhs: #""n":10e999999999"#, equal: true),
         Case(lhs: #""n":1e-1000000000"#, rhs: #""n":1e1000000000"#, equal: false),
     ]

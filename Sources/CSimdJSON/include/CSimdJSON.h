@@ -2,16 +2,13 @@
  * CSimdJSON — a plain C view of simdjson On-Demand walks over JSON texts. It knows JSON, not snapdiff's schema.
  *
  * A cursor (CSimdJSON_Cursor*) walks a body once, in document order, as its caller (Swift, which owns the request
- * schema) steers it: into objects and arrays, member by member and element by element, reading ids, probing the
- * objects of an array (one record each: its raw text and the id member the caller names), canonicalising members
- * into an arena, and recording the violations the caller finds at the path where the cursor stands. Every value
- * is validated (skipped values too), so syntax errors anywhere are found before the caller's violations are
- * reported. Records, violations and the arena live in flat arrays owned by a reusable parser handle; Swift copies
- * the small arrays and takes ownership of the arena (CSimdJSON_TakeArena), so content bytes are never copied.
- * An object's content is its raw text: most objects of two snapshots are unchanged, byte for byte, so their
- * canonical encoding is only made (CSimdJSON_CanonicalItem) for the few whose texts differ. The same cursor reads
- * any JSON text value by value (CSimdJSON_CursorReadString and the descriptions of CSimdJSON_Standing), for
- * Swift to decode what it needs as it goes, holding no table of values.
+ * schema) steers it: into objects and arrays, member by member and element by element, reading strings and ids,
+ * probing the objects of an array (one record each: its raw text and the id member the caller names), and
+ * recording the violations the caller finds at the path where the cursor stands. Every value is validated
+ * (skipped values too), so syntax errors anywhere are found before the caller's violations are reported. Records
+ * and violations live in flat arrays owned by a reusable parser handle, which Swift copies. The same cursor reads
+ * any JSON text value by value (CSimdJSON_CursorReadString and the descriptions of CSimdJSON_Standing), for Swift
+ * to decode (or canonicalise, or compare) what it needs as it goes, holding no table of values.
  *
  * Everything a result points to stays valid until the next parse on the same handle or until the handle is
  * given back (CSimdJSON_ParserReturn). A handle is used by one thread at a time.
@@ -127,17 +124,12 @@ typedef struct CSimdJSON_Item {
 /**
  * A section record a cursor's caller adds (CSimdJSON_CursorAddSection): its id, its content, its item count and
  * where its text lies (32 bytes: a request of many small sections holds one per section; inputs are at most
- * 4 GiB, simdjson's limit, so 32-bit offsets and counts reach all of them, and the walk refuses an arena of 4 GiB
- * or more, CSimdJSON_StatusTooLarge).
+ * 4 GiB, simdjson's limit, so 32-bit offsets and counts reach all of them).
  */
 typedef struct CSimdJSON_Section {
     /** The id, packed as CSimdJSON_Item.id is (see idKind and idInInput). */
     uint64_t id;
-    /**
-     * The section's content: the canonical encoding of the members its caller canonicalised (`{}` when there
-     * are none), at arena[contentOffset ..< contentOffset + contentLength]. (Its hash, CSimdJSON_Hash, is not kept:
-     * a content is most often `{}`, and 8 bytes a section.)
-     */
+    /** Where the caller keeps the section's content (this file does not read it). */
     uint32_t contentOffset;
     uint32_t contentLength;
     uint32_t itemCount;
@@ -209,8 +201,6 @@ typedef struct CSimdJSON_Result {
      * quadratic search here.
      */
     uint8_t idsNumbered;
-
-    size_t arenaLength;
 } CSimdJSON_Result;
 
 /** A number token exactly as written: ±digits × 10^exponent (CSimdJSON_ParseNumber). */
@@ -247,8 +237,8 @@ int CSimdJSON_PaddingIsInert(const uint8_t *bytes, size_t length);
 /** A parser from the calling thread's idle parsers, or a new one; NULL when memory is exhausted. Give it back
  * with CSimdJSON_ParserReturn (on any thread). Borrows may nest: each gets its own parser. */
 CSimdJSON_Parser *CSimdJSON_ParserBorrow(void);
-/** Keeps `parser` among the calling thread's idle parsers (at most `maximumIdle`, and only when it retains at
- * most `maximumRetainedBytes`), else destroys it. A thread's idle parsers are destroyed when it exits. */
+/** Keeps `parser` among the calling thread's idle parsers (at most `maximumIdle`, and only when they retain at
+ * most `maximumRetainedBytes` together with it), else destroys it. A thread's idle parsers are destroyed when it exits. */
 void CSimdJSON_ParserReturn(CSimdJSON_Parser *parser, size_t maximumIdle, size_t maximumRetainedBytes);
 
 /*
@@ -300,6 +290,8 @@ int64_t CSimdJSON_CursorEnter(CSimdJSON_Parser *parser, int checkNames);
  */
 int CSimdJSON_CursorNextMember(CSimdJSON_Parser *parser, const uint8_t **name, size_t *nameLength, int64_t *nameOffset,
                                CSimdJSON_Standing *standing);
+/** Describes the value the cursor stands on in *standing (all zero when it stands on none). */
+void CSimdJSON_CursorDescribe(CSimdJSON_Parser *parser, CSimdJSON_Standing *standing);
 /**
  * Stands on the next element of the array entered last (its index ends the path), described in *standing unless
  * it is NULL; 0 at the array's end.
@@ -345,16 +337,8 @@ int64_t CSimdJSON_CursorEndOfLeft(CSimdJSON_Parser *parser, int64_t start);
 void CSimdJSON_CursorBeginGroup(CSimdJSON_Parser *parser, size_t *sections, size_t *items);
 size_t CSimdJSON_CursorEndGroup(CSimdJSON_Parser *parser);
 
-/**
- * Canonical contents: CSimdJSON_CursorCanonicalBegin starts an object's encoding, ...Member adds the member the
- * cursor stands on (its name and value), and ...End closes it (reporting member names given twice).
- * CSimdJSON_CursorAddSection then keeps `record` with that encoding as its content (contentOffset and
- * contentLength are set), while the walk has found no violation.
- */
-void CSimdJSON_CursorCanonicalBegin(CSimdJSON_Parser *parser);
-void CSimdJSON_CursorCanonicalMember(CSimdJSON_Parser *parser);
-void CSimdJSON_CursorCanonicalEnd(CSimdJSON_Parser *parser);
-void CSimdJSON_CursorAddSection(CSimdJSON_Parser *parser, CSimdJSON_Section record);
+/** Keeps `record` while the walk has found no violation; returns whether it was kept. */
+int CSimdJSON_CursorAddSection(CSimdJSON_Parser *parser, CSimdJSON_Section record);
 
 /**
  * Ends the walk: frees a large input's structural index and, when the walk found no violation, numbers the
@@ -362,67 +346,9 @@ void CSimdJSON_CursorAddSection(CSimdJSON_Parser *parser, CSimdJSON_Section reco
  */
 const CSimdJSON_Result *CSimdJSON_CursorFinish(CSimdJSON_Parser *parser);
 
-/**
- * The canonical encoding of an object's content (every member but the one named `skipped`) from its raw text,
- * the span `bytes[offset ..< offset + length]` that a cursor probed in the same bytes, so already valid.
- * `capacity >= offset + length + CSimdJSON_PADDING` bytes must be readable. Returns the encoding, valid until
- * the next call on the handle, and its length in *encodedLength; NULL when memory is exhausted.
- * Invalidates what the handle's last parse returned (take its arena first: CSimdJSON_TakeArena).
- */
-const uint8_t *CSimdJSON_CanonicalItem(CSimdJSON_Parser *parser, const uint8_t *bytes, size_t offset, size_t length,
-                                       size_t capacity, const char *skipped, size_t skippedLength,
-                                       size_t *encodedLength);
-
-/**
- * Compares the contents (every member but the one named `skipped`) of two object texts that a cursor probed, each
- * `bytes[offset ..< offset + length]` with `capacity >= offset + length + CSimdJSON_PADDING` readable bytes,
- * walking both in the order written: 1 when equal, 0 when different, -1 when it cannot tell (members written in
- * another order, or memory exhausted): compare their CSimdJSON_CanonicalItem encodings then. Cheaper than two
- * encodings when the texts list their members in the same order, as most edits of one item do.
- * Invalidates what the handle's last parse returned (take its arena first: CSimdJSON_TakeArena).
- */
-int CSimdJSON_SameItemContent(CSimdJSON_Parser *parser, const uint8_t *bytesA, size_t capacityA, size_t offsetA,
-                              size_t lengthA, const uint8_t *bytesB, size_t capacityB, size_t offsetB, size_t lengthB,
-                              const char *skipped, size_t skippedLength);
-
-/** A member of an object or an element of an array, read by CSimdJSON_Children. */
-typedef struct CSimdJSON_Child {
-    uint64_t nameOffset; /* a member's unescaped name, in the buffer CSimdJSON_Children returns (empty: an element) */
-    uint64_t nameLength;
-    uint64_t valueOffset; /* the value's raw JSON text, relative to the container's first byte */
-    uint64_t valueLength;
-    uint64_t canonicalOffset; /* the value's canonical encoding, in the same buffer (when asked for) */
-    uint64_t canonicalLength;
-} CSimdJSON_Child;
-
-/**
- * The members of the object, or the elements of the array, whose text is `bytes[offset ..< offset + length]` (a
- * value a parse of the same bytes validated), in the order written: each member's name, the raw text of its
- * value and, when `canonical` is nonzero, the value's canonical encoding (two values are deeply equal exactly
- * when their encodings are), except for the members named in `uncanonical` (names each ended by a NUL, the list
- * by an empty name; NULL for none), whose values are only read. `capacity >= offset + length + CSimdJSON_PADDING`
- * bytes must be readable.
- * Returns the children (*count of them) and sets *text to the buffer holding names and encodings, all valid until
- * the next call on the handle; NULL when memory is exhausted. Invalidates what the handle's last parse returned
- * (take its arena first: CSimdJSON_TakeArena).
- */
-const CSimdJSON_Child *CSimdJSON_Children(CSimdJSON_Parser *parser, const uint8_t *bytes, size_t offset, size_t length,
-                                          size_t capacity, int canonical, const char *uncanonical, size_t *count,
-                                          const uint8_t **text);
-
 /** The parts of the number token `token[0 ..< length]` (trailing whitespace none; `valid` is 0 when it is not a
  * number: a walk moving past it then stops with the syntax error). */
 CSimdJSON_NumberParts CSimdJSON_ParseNumber(const uint8_t *token, size_t length);
-
-/** The 64-bit hash of a canonical encoding (a section record's content), of any bytes. */
-uint64_t CSimdJSON_Hash(const uint8_t *bytes, size_t length);
-
-/**
- * Hands the last parse's arena (result->arenaLength bytes, maybe NULL when empty) to the caller, who frees it
- * with CSimdJSON_FreeArena. The handle starts a new arena on the next parse.
- */
-uint8_t *CSimdJSON_TakeArena(CSimdJSON_Parser *parser);
-void CSimdJSON_FreeArena(uint8_t *arena);
 
 #ifdef __cplusplus
 }
