@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "Canonical.hpp"
+#include "NumberToken.hpp"
 
 using namespace simdjson;
 using csimdjson::NumberToken;
@@ -23,21 +23,6 @@ namespace {
 
 /// Thrown to unwind the walk on the first fatal error (syntax, depth); the status is already recorded.
 struct Abort {};
-
-/// An id as the walk reads it (a section's or an item's), before it is packed into its record.
-struct WalkedID {
-    int64_t integer;
-    uint64_t offset;
-    uint32_t length;
-    uint8_t kind;
-    uint8_t inInput;  // a string written without escapes: its bytes are the input's at offset
-
-    /// The id as CSimdJSON_Item.id and CSimdJSON_Section.id hold it: the integer, or the string's place (offset
-    /// in the low 32 bits, length in the high 32; both below 4 GiB, as the input and the unescaped ids are).
-    uint64_t packed() const {
-        return kind == CSimdJSON_IDInteger ? uint64_t(integer) : (offset | uint64_t(length) << 32);
-    }
-};
 
 /// One step of the current JSON path: a member name or an array index.
 struct PathStep {
@@ -64,6 +49,35 @@ struct SeenKey {
 
 /// Small helpers of the walk, called for every value: inlined (a call costs more than most of them do).
 #define CSIMDJSON_INLINE __attribute__((always_inline)) inline
+
+/// MurmurHash3's 64-bit finaliser: every input bit affects every output bit.
+inline uint64_t mix64(uint64_t h) {
+    h ^= h >> 33; h *= 0xff51afd7ed558ccdULL;
+    h ^= h >> 33; h *= 0xc4ceb9fe1a85ec53ULL;
+    h ^= h >> 33;
+    return h;
+}
+
+/// A 64-bit hash of a byte range with a seed (MurmurHash3's 64-bit mixing on 8-byte words, then fmix64).
+inline uint64_t hashBytes(const uint8_t *bytes, size_t count, uint64_t seed) {
+    const uint64_t c1 = 0x87c37b91114253d5ULL, c2 = 0x4cf5ad432745937fULL;
+    auto rotl = [](uint64_t x, int r) { return (x << r) | (x >> (64 - r)); };
+    uint64_t h = seed ^ count;
+    size_t i = 0;
+    for (; i + 8 <= count; i += 8) {
+        uint64_t k;
+        std::memcpy(&k, bytes + i, 8);
+        k *= c1; k = rotl(k, 31); k *= c2;
+        h ^= k; h = rotl(h, 27) * 5 + 0x52dce729;
+    }
+    if (i < count) {
+        uint64_t k = 0;
+        std::memcpy(&k, bytes + i, count - i);
+        k *= c1; k = rotl(k, 31); k *= c2;
+        h ^= k;
+    }
+    return mix64(h);
+}
 
 /// The seed of the id-numbering hash: random per process, so that which ids collide cannot be known outside.
 uint64_t idHashSeed() {
@@ -460,34 +474,35 @@ struct CSimdJSON_Parser {
         }
     }
 
-    /// Validates a value that is reported as a violation (or ignored), without keeping it.
-    void skip(ondemand::value &value) { check(value); }
-
     // MARK: Ids and probed objects
 
-    /// Reads an id: a string, or an integer written without fraction or exponent that fits Int64.
-    CSIMDJSON_INLINE WalkedID readID(ondemand::value &value) {
-        WalkedID id{};
+    /// Reads an id: a string, or an integer written without fraction or exponent that fits Int64 (packed as
+    /// CSimdJSON_Item.id is).
+    CSIMDJSON_INLINE CSimdJSON_ID readID(ondemand::value &value) {
+        CSimdJSON_ID id{};
         int64_t offset;
         ondemand::json_type type = typeOf(value);  // (peeks: the iterator stays on the value)
         if (type == ondemand::json_type::string) {
             std::string_view string = readString(value);
             id.kind = CSimdJSON_IDString;
-            id.length = uint32_t(string.size());
+            uint64_t place;
             auto at = reinterpret_cast<uintptr_t>(string.data()), base = reinterpret_cast<uintptr_t>(input);
             if (at >= base && at + string.size() <= base + inputLength) {  // (unrelated pointers compare as integers)
                 id.inInput = 1;  // no escapes: the input holds its bytes
-                id.offset = uint64_t(string.data() - input);
+                place = uint64_t(string.data() - input);
             } else {
-                id.offset = idBytes.size();
+                place = idBytes.size();
                 idBytes.insert(idBytes.end(), string.begin(), string.end());
             }
+            id.packed = place | uint64_t(string.size()) << 32;
             return id;
         }
         if (type == ondemand::json_type::number) {
             NumberToken number = readNumber(value, offset);
-            if (number.int64Value(id.integer)) {
+            int64_t integer;
+            if (number.int64Value(integer)) {
                 id.kind = CSimdJSON_IDInteger;
+                id.packed = uint64_t(integer);
                 return id;
             }
             uint8_t found = number.isInteger ? CSimdJSON_FoundIntegerOutOfRange : CSimdJSON_FoundFractionalNumber;
@@ -495,7 +510,7 @@ struct CSimdJSON_Parser {
             return id;
         }
         violation(CSimdJSON_ViolationExpectedID, foundFor(type), currentOffset());
-        skip(value);
+        check(value);
         return id;
     }
 
@@ -506,20 +521,20 @@ struct CSimdJSON_Parser {
         uint8_t kind = wanted == ondemand::json_type::object ? CSimdJSON_ViolationExpectedObject
                                                              : CSimdJSON_ViolationExpectedArray;
         violation(kind, foundFor(type), currentOffset());
-        skip(value);
+        check(value);
         return false;
     }
 
     /// Reports a member name seen twice (the path already ends with it) and validates its value.
     void duplicate(int64_t keyOffset, ondemand::value &value) {
         violation(CSimdJSON_ViolationDuplicateMember, CSimdJSON_FoundNothing, keyOffset);
-        skip(value);
+        check(value);
     }
 
     /// Iterates an object's members: reads the first member named `name` into `id`, reports any later one, and
     /// passes every other member to `other`. Returns whether there was one.
     template <typename Other>
-    bool forEachProbedMember(ondemand::value &value, std::string_view name, WalkedID &id, Other &&other) {
+    bool forEachProbedMember(ondemand::value &value, std::string_view name, CSimdJSON_ID &id, Other &&other) {
         bool hasID = false;
         forEachMember(value, [&](std::string_view key, int64_t keyOffset, ondemand::value &member) {
             if (key != name) {
@@ -560,7 +575,7 @@ struct CSimdJSON_Parser {
         int64_t start = currentOffset();  // the '{'
         if (start >= 0 && repeatsReferenceItem(size_t(start))) { return; }
         size_t violationsBefore = violations.size() + violationsOmitted;
-        WalkedID id{};
+        CSimdJSON_ID id{};
         size_t base = keys.size();
         bool hasID = forEachProbedMember(value, name, id, [&](std::string_view key, int64_t keyOffset, ondemand::value &member) {
             keys.push_back({key.data(), key.size(), keyOffset});
@@ -571,7 +586,7 @@ struct CSimdJSON_Parser {
         int64_t end = endOfValueWalked(start, '}');
         // No hash of the text: comparing two texts' lengths, then bytes, rejects as fast as a hash would.
         CSimdJSON_Item item{};
-        item.id = id.kind == CSimdJSON_IDInteger ? uint64_t(id.integer) : (id.offset | uint64_t(id.length) << 32);
+        item.id = id.packed;
         item.idKind = id.kind;
         item.idInInput = id.inInput;
         item.textOffset = uint32_t(start);
@@ -586,20 +601,6 @@ struct CSimdJSON_Parser {
     /// as the caller's schema says a valid one is at least, and the reservations the caller asked for hold them
     /// all (CSimdJSON_CursorBegin): a body of empty objects (3 bytes each) cannot make the tables outgrow them.
     bool keepsRecords() const { return violations.empty() && violationsOmitted == 0; }
-
-    /// An item's id as the walk reads it.
-    static WalkedID idOf(const CSimdJSON_Item &item) {
-        WalkedID id{};
-        id.kind = item.idKind;
-        id.inInput = item.idInInput;
-        if (item.idKind == CSimdJSON_IDInteger) {
-            id.integer = int64_t(item.id);
-        } else {
-            id.offset = uint32_t(item.id);
-            id.length = uint32_t(item.id >> 32);
-        }
-        return id;
-    }
 
     /// When the second group's object starting at `start` has the very bytes of a clean record of the first group
     /// (tried: the one after the last repeat, the one after that, the one at the same index), records it as that
@@ -683,19 +684,21 @@ struct CSimdJSON_Parser {
 
     // MARK: Id numbering
 
-    const uint8_t *bytesOf(const WalkedID &id) const {
-        return id.inInput ? reinterpret_cast<const uint8_t *>(input) + id.offset : idBytes.data() + id.offset;
+    /// A string id's bytes: in the input, or among the unescaped ids.
+    const uint8_t *idBytesOf(const CSimdJSON_Item &item) const {
+        return (item.idInInput ? reinterpret_cast<const uint8_t *>(input) : idBytes.data()) + uint32_t(item.id);
     }
 
-    bool sameID(const WalkedID &a, const WalkedID &b) const {
-        if (a.kind != b.kind) { return false; }
-        if (a.kind == CSimdJSON_IDInteger) { return a.integer == b.integer; }
-        return a.length == b.length && std::memcmp(bytesOf(a), bytesOf(b), a.length) == 0;
+    bool sameID(const CSimdJSON_Item &a, const CSimdJSON_Item &b) const {
+        if (a.idKind != b.idKind) { return false; }
+        if (a.idKind == CSimdJSON_IDInteger) { return a.id == b.id; }
+        uint32_t length = uint32_t(a.id >> 32);
+        return length == uint32_t(b.id >> 32) && std::memcmp(idBytesOf(a), idBytesOf(b), length) == 0;
     }
 
-    uint64_t hashID(const WalkedID &id) const {
-        if (id.kind == CSimdJSON_IDInteger) { return csimdjson::mix64(uint64_t(id.integer) ^ idHashSeed()); }
-        return csimdjson::hashBytes(bytesOf(id), id.length, idHashSeed());
+    uint64_t hashID(const CSimdJSON_Item &item) const {
+        if (item.idKind == CSimdJSON_IDInteger) { return mix64(item.id ^ idHashSeed()); }
+        return hashBytes(idBytesOf(item), uint32_t(item.id >> 32), idHashSeed());
     }
 
     /// Gives every item the number of its id (CSimdJSON_Item.idNumber): an open-addressing table with linear
@@ -718,8 +721,7 @@ struct CSimdJSON_Parser {
                 item.idNumber = items[item.repeatOf - 1].idNumber;
                 continue;
             }
-            WalkedID id = idOf(item);
-            uint64_t hash = hashID(id);
+            uint64_t hash = hashID(item);
             uint32_t tag = uint32_t(hash >> 32);
             for (size_t slot = size_t(uint64_t(uint32_t(hash)) * capacity >> 32);;
                  slot = slot + 1 == capacity ? 0 : slot + 1) {
@@ -729,7 +731,7 @@ struct CSimdJSON_Parser {
                     item.idNumber = next++;
                     break;
                 }
-                if (entry.tag == tag && sameID(idOf(items[entry.item]), id)) {
+                if (entry.tag == tag && sameID(items[entry.item], item)) {
                     item.idNumber = items[entry.item].idNumber;
                     break;
                 }
@@ -817,12 +819,6 @@ struct CSimdJSON_Parser {
         if (!standing) { return false; }
         standing = false;
         return attempt(body);
-    }
-
-    /// Walks `bytes[0 ..< length]` with `walk` at once.
-    template <typename Walk> void run(const uint8_t *bytes, size_t length, size_t capacity, Walk &&walk) {
-        if (start(bytes, length, capacity)) { attempt(walk); }
-        finish([] {});
     }
 
     // MARK: The cursor (CSimdJSON_Cursor*; see CSimdJSON.h)
@@ -982,10 +978,7 @@ struct CSimdJSON_Parser {
 
     CSimdJSON_ID cursorReadID() {
         CSimdJSON_ID read{};
-        onValue([&] {
-            WalkedID id = readID(current);
-            read = {id.packed(), id.kind, id.inInput};
-        });
+        onValue([&] { read = readID(current); });
         return read;
     }
 

@@ -52,6 +52,9 @@ import Testing
         Case(lhs: #""a":{"b":1}"#, rhs: #""a":{"b":1,"c":1}"#, equal: false),
         Case(lhs: #""b":1,"a":{"d":1,"c":2},"ab":0"#, rhs: #""ab":0,"a":{"c":2,"d":1},"b":1"#, equal: true),
         Case(lhs: "", rhs: "", equal: true),
+        // A member named "" is content like any other, at any depth (only the item's own "id" is skipped).
+        Case(lhs: #""a":{"":null,"b":1}"#, rhs: #""a":{"":false,"b":1}"#, equal: false),
+        Case(lhs: #""":1"#, rhs: #""":2"#, equal: false),
     ]
 
     static let strings: [Case] = [

@@ -1,4 +1,4 @@
-// The number token parser (RFC 8259's grammar, split into parts) and the hash the id numbering uses.
+// The number token parser: RFC 8259's grammar, a token split into its parts.
 #pragma once
 
 #include <cstdint>
@@ -104,34 +104,5 @@ struct NumberToken {
         return a.empty() && b.empty() ? 0 : scale;
     }
 };
-
-/// MurmurHash3's 64-bit finaliser: every input bit affects every output bit.
-inline uint64_t mix64(uint64_t h) {
-    h ^= h >> 33; h *= 0xff51afd7ed558ccdULL;
-    h ^= h >> 33; h *= 0xc4ceb9fe1a85ec53ULL;
-    h ^= h >> 33;
-    return h;
-}
-
-/// A 64-bit hash of a byte range with a seed (MurmurHash3's 64-bit mixing on 8-byte words, then fmix64).
-inline uint64_t hashBytes(const uint8_t *bytes, size_t count, uint64_t seed) {
-    const uint64_t c1 = 0x87c37b91114253d5ULL, c2 = 0x4cf5ad432745937fULL;
-    auto rotl = [](uint64_t x, int r) { return (x << r) | (x >> (64 - r)); };
-    uint64_t h = seed ^ count;
-    size_t i = 0;
-    for (; i + 8 <= count; i += 8) {
-        uint64_t k;
-        std::memcpy(&k, bytes + i, 8);
-        k *= c1; k = rotl(k, 31); k *= c2;
-        h ^= k; h = rotl(h, 27) * 5 + 0x52dce729;
-    }
-    if (i < count) {
-        uint64_t k = 0;
-        std::memcpy(&k, bytes + i, count - i);
-        k *= c1; k = rotl(k, 31); k *= c2;
-        h ^= k;
-    }
-    return mix64(h);
-}
 
 }  // namespace csimdjson
