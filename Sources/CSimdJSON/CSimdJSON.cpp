@@ -24,6 +24,21 @@ namespace {
 /// Thrown to unwind the walk on the first fatal error (syntax, depth); the status is already recorded.
 struct Abort {};
 
+/// An id as the walk reads it (a section's or an item's), before it is packed into its record.
+struct WalkedID {
+    int64_t integer;
+    uint64_t offset;
+    uint32_t length;
+    uint8_t kind;
+    uint8_t inInput;  // a string written without escapes: its bytes are the input's at offset
+
+    /// The id as CSimdJSON_Item.id and CSimdJSON_Section.id hold it: the integer, or the string's place (offset
+    /// in the low 32 bits, length in the high 32; both below 4 GiB, as the input and the unescaped ids are).
+    uint64_t packed() const {
+        return kind == CSimdJSON_IDInteger ? uint64_t(integer) : (offset | uint64_t(length) << 32);
+    }
+};
+
 /// One step of the current JSON path: a member name or an array index.
 struct PathStep {
     const char *key;  // nullptr for an index
@@ -476,33 +491,29 @@ struct CSimdJSON_Parser {
 
     // MARK: Ids and probed objects
 
-    /// Reads an id: a string, or an integer written without fraction or exponent that fits Int64 (packed as
-    /// CSimdJSON_Item.id is).
-    CSIMDJSON_INLINE CSimdJSON_ID readID(ondemand::value &value) {
-        CSimdJSON_ID id{};
+    /// Reads an id: a string, or an integer written without fraction or exponent that fits Int64.
+    CSIMDJSON_INLINE WalkedID readID(ondemand::value &value) {
+        WalkedID id{};
         int64_t offset;
         ondemand::json_type type = typeOf(value);  // (peeks: the iterator stays on the value)
         if (type == ondemand::json_type::string) {
             std::string_view string = readString(value);
             id.kind = CSimdJSON_IDString;
-            uint64_t place;
+            id.length = uint32_t(string.size());
             auto at = reinterpret_cast<uintptr_t>(string.data()), base = reinterpret_cast<uintptr_t>(input);
             if (at >= base && at + string.size() <= base + inputLength) {  // (unrelated pointers compare as integers)
                 id.inInput = 1;  // no escapes: the input holds its bytes
-                place = uint64_t(string.data() - input);
+                id.offset = uint64_t(string.data() - input);
             } else {
-                place = idBytes.size();
+                id.offset = idBytes.size();
                 idBytes.insert(idBytes.end(), string.begin(), string.end());
             }
-            id.packed = place | uint64_t(string.size()) << 32;
             return id;
         }
         if (type == ondemand::json_type::number) {
             NumberToken number = readNumber(value, offset);
-            int64_t integer;
-            if (number.int64Value(integer)) {
+            if (number.int64Value(id.integer)) {
                 id.kind = CSimdJSON_IDInteger;
-                id.packed = uint64_t(integer);
                 return id;
             }
             uint8_t found = number.isInteger ? CSimdJSON_FoundIntegerOutOfRange : CSimdJSON_FoundFractionalNumber;
@@ -534,7 +545,7 @@ struct CSimdJSON_Parser {
     /// Iterates an object's members: reads the first member named `name` into `id`, reports any later one, and
     /// passes every other member to `other`. Returns whether there was one.
     template <typename Other>
-    bool forEachProbedMember(ondemand::value &value, std::string_view name, CSimdJSON_ID &id, Other &&other) {
+    bool forEachProbedMember(ondemand::value &value, std::string_view name, WalkedID &id, Other &&other) {
         bool hasID = false;
         forEachMember(value, [&](std::string_view key, int64_t keyOffset, ondemand::value &member) {
             if (key != name) {
@@ -575,7 +586,7 @@ struct CSimdJSON_Parser {
         int64_t start = currentOffset();  // the '{'
         if (start >= 0 && repeatsReferenceItem(size_t(start))) { return; }
         size_t violationsBefore = violations.size() + violationsOmitted;
-        CSimdJSON_ID id{};
+        WalkedID id{};
         size_t base = keys.size();
         bool hasID = forEachProbedMember(value, name, id, [&](std::string_view key, int64_t keyOffset, ondemand::value &member) {
             keys.push_back({key.data(), key.size(), keyOffset});
@@ -586,7 +597,7 @@ struct CSimdJSON_Parser {
         int64_t end = endOfValueWalked(start, '}');
         // No hash of the text: comparing two texts' lengths, then bytes, rejects as fast as a hash would.
         CSimdJSON_Item item{};
-        item.id = id.packed;
+        item.id = id.kind == CSimdJSON_IDInteger ? uint64_t(id.integer) : (id.offset | uint64_t(id.length) << 32);
         item.idKind = id.kind;
         item.idInInput = id.inInput;
         item.textOffset = uint32_t(start);
@@ -601,6 +612,20 @@ struct CSimdJSON_Parser {
     /// as the caller's schema says a valid one is at least, and the reservations the caller asked for hold them
     /// all (CSimdJSON_CursorBegin): a body of empty objects (3 bytes each) cannot make the tables outgrow them.
     bool keepsRecords() const { return violations.empty() && violationsOmitted == 0; }
+
+    /// An item's id as the walk reads it.
+    static WalkedID idOf(const CSimdJSON_Item &item) {
+        WalkedID id{};
+        id.kind = item.idKind;
+        id.inInput = item.idInInput;
+        if (item.idKind == CSimdJSON_IDInteger) {
+            id.integer = int64_t(item.id);
+        } else {
+            id.offset = uint32_t(item.id);
+            id.length = uint32_t(item.id >> 32);
+        }
+        return id;
+    }
 
     /// When the second group's object starting at `start` has the very bytes of a clean record of the first group
     /// (tried: the one after the last repeat, the one after that, the one at the same index), records it as that
@@ -684,21 +709,19 @@ struct CSimdJSON_Parser {
 
     // MARK: Id numbering
 
-    /// A string id's bytes: in the input, or among the unescaped ids.
-    const uint8_t *idBytesOf(const CSimdJSON_Item &item) const {
-        return (item.idInInput ? reinterpret_cast<const uint8_t *>(input) : idBytes.data()) + uint32_t(item.id);
+    const uint8_t *bytesOf(const WalkedID &id) const {
+        return id.inInput ? reinterpret_cast<const uint8_t *>(input) + id.offset : idBytes.data() + id.offset;
     }
 
-    bool sameID(const CSimdJSON_Item &a, const CSimdJSON_Item &b) const {
-        if (a.idKind != b.idKind) { return false; }
-        if (a.idKind == CSimdJSON_IDInteger) { return a.id == b.id; }
-        uint32_t length = uint32_t(a.id >> 32);
-        return length == uint32_t(b.id >> 32) && std::memcmp(idBytesOf(a), idBytesOf(b), length) == 0;
+    bool sameID(const WalkedID &a, const WalkedID &b) const {
+        if (a.kind != b.kind) { return false; }
+        if (a.kind == CSimdJSON_IDInteger) { return a.integer == b.integer; }
+        return a.length == b.length && std::memcmp(bytesOf(a), bytesOf(b), a.length) == 0;
     }
 
-    uint64_t hashID(const CSimdJSON_Item &item) const {
-        if (item.idKind == CSimdJSON_IDInteger) { return mix64(item.id ^ idHashSeed()); }
-        return hashBytes(idBytesOf(item), uint32_t(item.id >> 32), idHashSeed());
+    uint64_t hashID(const WalkedID &id) const {
+        if (id.kind == CSimdJSON_IDInteger) { return mix64(uint64_t(id.integer) ^ idHashSeed()); }
+        return hashBytes(bytesOf(id), id.length, idHashSeed());
     }
 
     /// Gives every item the number of its id (CSimdJSON_Item.idNumber): an open-addressing table with linear
@@ -721,7 +744,8 @@ struct CSimdJSON_Parser {
                 item.idNumber = items[item.repeatOf - 1].idNumber;
                 continue;
             }
-            uint64_t hash = hashID(item);
+            WalkedID id = idOf(item);
+            uint64_t hash = hashID(id);
             uint32_t tag = uint32_t(hash >> 32);
             for (size_t slot = size_t(uint64_t(uint32_t(hash)) * capacity >> 32);;
                  slot = slot + 1 == capacity ? 0 : slot + 1) {
@@ -731,7 +755,7 @@ struct CSimdJSON_Parser {
                     item.idNumber = next++;
                     break;
                 }
-                if (entry.tag == tag && sameID(items[entry.item], item)) {
+                if (entry.tag == tag && sameID(idOf(items[entry.item]), id)) {
                     item.idNumber = items[entry.item].idNumber;
                     break;
                 }
@@ -978,7 +1002,10 @@ struct CSimdJSON_Parser {
 
     CSimdJSON_ID cursorReadID() {
         CSimdJSON_ID read{};
-        onValue([&] { read = readID(current); });
+        onValue([&] {
+            WalkedID id = readID(current);
+            read = {id.packed(), id.kind, id.inInput};
+        });
         return read;
     }
 
