@@ -1061,6 +1061,128 @@ struct CSimdJSON_Parser {
 
     static constexpr size_t kReleaseIndexAbove = 4u << 20;
 
+    // MARK: Comparing two spans
+
+    ondemand::parser otherJSON;  // the second text of sameItemContent (the first uses `json`)
+    ondemand::document otherDocument;
+
+    /// An answer of the lockstep comparison.
+    enum Same { different = 0, equal = 1, unknown = -1 };
+
+    /// CSimdJSON_SameItemContent: compares two object texts probed before, member by member in the order written,
+    /// but for their members named `skipped`.
+    Same sameItemContent(const uint8_t *bytesA, size_t capacityA, size_t offsetA, size_t lengthA,
+                         const uint8_t *bytesB, size_t capacityB, size_t offsetB, size_t lengthB,
+                         std::string_view skipped) {
+        reset();
+        input = reinterpret_cast<const char *>(bytesA + offsetA);
+        inputLength = lengthA;
+        try {
+            ondemand::value a, b;
+            if (json.iterate(bytesA + offsetA, lengthA, capacityA - offsetA).get(document) != SUCCESS ||
+                document.get_value().get(a) != SUCCESS ||
+                otherJSON.iterate(bytesB + offsetB, lengthB, capacityB - offsetB).get(otherDocument) != SUCCESS ||
+                otherDocument.get_value().get(b) != SUCCESS) {
+                return unknown;
+            }
+            return sameObjects(a, b, &skipped);
+        } catch (...) {  // out of memory (the texts were validated by the parse that found them)
+            return unknown;
+        }
+    }
+
+    /// The next member of `object` (skipping those named `*skipped`, unless it is null), or false at its end.
+    bool nextMember(ondemand::object_iterator &at, ondemand::object_iterator &end, const std::string_view *skipped,
+                    std::string_view &key,
+                    ondemand::value &value) {
+        while (at != end) {
+            ondemand::field field;
+            if (error_code error = (*at).get(field)) { failOn(error, CSimdJSON_SyntaxObject); }
+            if (error_code error = field.unescaped_key().get(key)) { failOn(error, CSimdJSON_SyntaxString); }
+            value = field.value();
+            if (skipped != nullptr && key == *skipped) {
+                check(value);  // consumed, so that the iterator can move on
+                ++at;
+                continue;
+            }
+            return true;
+        }
+        return false;
+    }
+
+    /// Two objects' members in the order written: different at the first member whose value differs (keys are
+    /// unique, so each side's member of that name is that one), unknown when the names stop matching (the
+    /// same members may come in another order).
+    Same sameObjects(ondemand::value &a, ondemand::value &b, const std::string_view *skipped) {
+        ondemand::object objectA, objectB;
+        if (error_code error = a.get_object().get(objectA)) { failOn(error, CSimdJSON_SyntaxObject); }
+        if (error_code error = b.get_object().get(objectB)) { failOn(error, CSimdJSON_SyntaxObject); }
+        ondemand::object_iterator atA, endA, atB, endB;
+        if (objectA.begin().get(atA) || objectA.end().get(endA) || objectB.begin().get(atB) || objectB.end().get(endB)) {
+            return unknown;
+        }
+        // Names live in each parser's string buffer or the input: both stay valid while the documents do.
+        std::string_view keyA, keyB;
+        ondemand::value valueA, valueB;
+        while (true) {
+            bool hasA = nextMember(atA, endA, skipped, keyA, valueA);
+            bool hasB = nextMember(atB, endB, skipped, keyB, valueB);
+            if (!hasA || !hasB) { return hasA == hasB ? equal : different; }  // a name only one side has
+            if (keyA != keyB) { return unknown; }
+            Same same = sameValues(valueA, valueB);
+            if (same != equal) { return same; }
+            ++atA;
+            ++atB;
+        }
+    }
+
+    Same sameValues(ondemand::value &a, ondemand::value &b) {
+        ondemand::json_type type = typeOf(a);
+        if (type != typeOf(b)) { return different; }
+        switch (type) {
+        case ondemand::json_type::object:
+            return sameObjects(a, b, nullptr);
+        case ondemand::json_type::array: {
+            ondemand::array arrayA, arrayB;
+            if (error_code error = a.get_array().get(arrayA)) { failOn(error, CSimdJSON_SyntaxArray); }
+            if (error_code error = b.get_array().get(arrayB)) { failOn(error, CSimdJSON_SyntaxArray); }
+            ondemand::array_iterator atA, endA, atB, endB;
+            if (arrayA.begin().get(atA) || arrayA.end().get(endA) || arrayB.begin().get(atB) || arrayB.end().get(endB)) {
+                return unknown;
+            }
+            while (true) {
+                bool hasA = atA != endA, hasB = atB != endB;
+                if (!hasA || !hasB) { return hasA == hasB ? equal : different; }
+                ondemand::value elementA, elementB;
+                if (error_code error = (*atA).get(elementA)) { failOn(error, CSimdJSON_SyntaxArray); }
+                if (error_code error = (*atB).get(elementB)) { failOn(error, CSimdJSON_SyntaxArray); }
+                Same same = sameValues(elementA, elementB);
+                if (same != equal) { return same; }
+                ++atA;
+                ++atB;
+            }
+        }
+        case ondemand::json_type::string:
+            // (readString's views stay valid: each parser keeps every unescaped string of its document.)
+            return readString(a) == readString(b) ? equal : different;
+        case ondemand::json_type::number: {
+            std::string_view rawA = a.raw_json_token(), rawB = b.raw_json_token();
+            trimTrailingSpace(rawA);
+            trimTrailingSpace(rawB);
+            if (rawA == rawB) { return equal; }
+            NumberToken numberA = NumberToken::parse(rawA, CSimdJSON_MAX_EXPONENT);
+            NumberToken numberB = NumberToken::parse(rawB, CSimdJSON_MAX_EXPONENT);
+            if (numberA.outcome != NumberToken::ok || numberB.outcome != NumberToken::ok) { return unknown; }
+            return numberA.sameValue(numberB) ? equal : different;
+        }
+        case ondemand::json_type::boolean:
+            return readBool(a) == readBool(b) ? equal : different;
+        case ondemand::json_type::null:
+            return equal;  // (both null: the parse checked the literals)
+        }
+        return unknown;
+    }
+
     void publish() {
         result.sections = sections.data();
         result.sectionCount = sections.size();
@@ -1215,6 +1337,13 @@ int CSimdJSON_CursorAddSection(CSimdJSON_Parser *parser, CSimdJSON_Section recor
 const CSimdJSON_Result *CSimdJSON_CursorFinish(CSimdJSON_Parser *parser) {
     parser->cursorFinish();
     return &parser->result;
+}
+
+int CSimdJSON_SameItemContent(CSimdJSON_Parser *parser, const uint8_t *bytesA, size_t capacityA, size_t offsetA,
+                              size_t lengthA, const uint8_t *bytesB, size_t capacityB, size_t offsetB, size_t lengthB,
+                              const char *skipped, size_t skippedLength) {
+    return parser->sameItemContent(bytesA, capacityA, offsetA, lengthA, bytesB, capacityB, offsetB, lengthB,
+                                   std::string_view(skipped, skippedLength));
 }
 
 CSimdJSON_NumberParts CSimdJSON_ParseNumber(const uint8_t *token, size_t length) {

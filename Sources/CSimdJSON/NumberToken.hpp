@@ -103,6 +103,21 @@ struct NumberToken {
         }
         return a.empty() && b.empty() ? 0 : scale;
     }
+
+    /// Whether both tokens (parsed `ok`) write the same number: the same sign, significant digits and scale (any
+    /// two zeros are equal).
+    bool sameValue(const NumberToken &other) const {
+        std::string_view a, b, otherA, otherB;
+        int64_t scale = significant(a, b), otherScale = other.significant(otherA, otherB);
+        size_t count = a.size() + b.size();
+        if (count == 0 || otherA.size() + otherB.size() == 0) { return count == otherA.size() + otherB.size(); }
+        if (negative != other.negative || scale != otherScale || count != otherA.size() + otherB.size()) { return false; }
+        for (size_t i = 0; i < count; ++i) {
+            char digit = i < a.size() ? a[i] : b[i - a.size()];
+            if (digit != (i < otherA.size() ? otherA[i] : otherB[i - otherA.size()])) { return false; }
+        }
+        return true;
+    }
 };
 
 }  // namespace csimdjson

@@ -47,15 +47,13 @@ struct CanonicalEncoder {
     mutating func append(_ reader: inout JSONReader) {
         switch reader.kind {
         case .object:
-            let object = beginObject()
-            reader.members { member, name in appendMember(Array(name.utf8), nameOffset: 0, &member) }
-            _ = end(object)
+            appendObject(&reader, skipping: nil)
         case .array:
             bytes.append(UInt8(ascii: "["))
             reader.elements { element, _ in append(&element) }
             bytes.append(UInt8(ascii: "]"))
         case .string:
-            appendString(Array((reader.string() ?? "").utf8))
+            appendString(reader.stringBytes().array)
         case .number:
             guard let (isNegative, digits, exponent) = reader.decimal(), !digits.isEmpty else {
                 bytes.append(UInt8(ascii: "0"))  // zero (or an exponent out of range, a violation of its own)
@@ -73,16 +71,14 @@ struct CanonicalEncoder {
         }
     }
 
-    /// Appends the encoding of the object `reader` stands on, without its members named `skipped` (read, not
-    /// encoded).
-    mutating func appendObject(_ reader: inout JSONReader, skipping skipped: String) {
+    /// Appends the encoding of the object `reader` stands on, without its members named `skipped` (moved past,
+    /// not encoded). A name the object repeats is the walk's to report (see ``JSONReader/members(_:)``).
+    mutating func appendObject(_ reader: inout JSONReader, skipping skipped: StaticString?) {
         let object = beginObject()
-        reader.members { member, name in
-            if JSONString.sameBytes(name, skipped) {
-                member.skip()
-            } else {
-                appendMember(Array(name.utf8), nameOffset: 0, &member)
-            }
+        reader.enter()
+        while let name = reader.nextMember() {
+            if let skipped, name == skipped { continue }
+            appendMember(name.array, nameOffset: 0, &reader)
         }
         _ = end(object)
     }
@@ -93,8 +89,8 @@ struct CanonicalEncoder {
         return OpenObject(base: members.count)
     }
 
-    /// Appends a member of the object begun last: its name (unescaped UTF-8, at `nameOffset` in the text read)
-    /// and the value `reader` stands on.
+    /// Appends a member of the object begun last: its name (unescaped UTF-8, at `nameOffset` in the text read,
+    /// for reporting it when the object repeats it) and the value `reader` stands on.
     mutating func appendMember(_ name: [UInt8], nameOffset: Int, _ reader: inout JSONReader) {
         let start = bytes.count
         appendString(name)
@@ -116,7 +112,7 @@ struct CanonicalEncoder {
     /// Rewrites the members from `members[base]` on in name order; returns the names given more than once.
     private mutating func sortMembers(from base: Int) -> [RepeatedName] {
         let written = members[base...]
-        let bytes = self.bytes
+        // (Reading `self.bytes` in place: a copy alive while they are rewritten would copy every encoding so far.)
         func precedes(_ a: Member, _ b: Member) -> Bool {
             bytes[a.name].lexicographicallyPrecedes(bytes[b.name])
         }
@@ -135,7 +131,7 @@ struct CanonicalEncoder {
             var reordered: [UInt8] = []
             reordered.reserveCapacity(bytes.count - region)
             for member in sorted { reordered += bytes[member.encoding] }
-            self.bytes.replaceSubrange(region..., with: reordered)
+            bytes.replaceSubrange(region..., with: reordered)
         }
         return repeated
     }

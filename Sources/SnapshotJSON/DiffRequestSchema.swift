@@ -13,8 +13,6 @@
 enum DiffRequestSchema {
     /// The member holding an item's or a section's id.
     static let idMember: StaticString = "id"
-    /// ``idMember`` as a `String`, for the readers.
-    static let idName = "\(idMember)"
 
     /// Where a snapshot's records lie among the walk's: its sections (its items follow one another, section by
     /// section, from its first item).

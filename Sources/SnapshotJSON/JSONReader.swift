@@ -60,11 +60,8 @@ public struct JSONReader {
         return text
     }
 
-    /// The text of the scalar the reader stands on (a string's with its quotes).
-    var scalarBytes: ArraySlice<UInt8> { walk.source[walk.scalarText] }
-
-    /// Enters the object or array the reader stands on: ``nextMember()`` or ``nextElement()`` then move it onto
-    /// each child in turn (for reading two values side by side; ``members(_:)`` and ``elements(_:)`` otherwise).
+    /// Enters the object the reader stands on: ``nextMember()`` then moves it onto each member in turn, giving
+    /// its name's bytes (``members(_:)`` gives them as `String`s).
     mutating func enter() {
         walk.enter()
     }
@@ -78,11 +75,6 @@ public struct JSONReader {
     /// Reads the string the reader stands on as its unescaped bytes (valid while the walk lasts).
     mutating func stringBytes() -> WalkedBytes {
         walk.readStringBytes()
-    }
-
-    /// Stands on the next element of the array entered last; false at its end (it is left).
-    mutating func nextElement() -> Bool {
-        walk.nextElement()
     }
 
     /// Reads a string, or returns `nil` and leaves any other value unread (and a document that is one scalar:

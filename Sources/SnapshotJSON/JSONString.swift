@@ -59,14 +59,3 @@ public enum JSONString {
         }
     }
 }
-
-extension JSONString {
-    /// Whether two strings have the same UTF-8 bytes, as JSON compares member names and strings (Swift's `==`
-    /// takes canonically equivalent strings, "é" and "e\u{301}", for equal).
-    static func sameBytes(_ a: String, _ b: String) -> Bool {
-        let first = a.utf8.span, second = b.utf8.span
-        guard first.count == second.count else { return false }
-        for index in first.indices where first[index] != second[index] { return false }
-        return true
-    }
-}

@@ -21,7 +21,7 @@ public struct JSONText: Sendable {
             var children: [JSONChild] = []
             func read(_ name: String, _ value: inout JSONReader) {
                 var encoder = CanonicalEncoder()
-                let encoded = canonical && !uncanonical.contains { JSONString.sameBytes($0, name) }
+                let encoded = canonical && !uncanonical.contains { $0.utf8.elementsEqual(name.utf8) }  // (bytewise, as JSON)
                 let text = encoded ? value.readSpan { encoder.append(&$0) } : value.skipText()
                 children.append(JSONChild(name: name, value: text, canonical: encoder.bytes))
             }

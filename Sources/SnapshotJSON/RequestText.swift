@@ -74,13 +74,13 @@ final class RequestText: Sendable {
 
     /// Whether the contents of the item whose raw text is at `offset ..< offset + count` and of the one at
     /// `otherOffset ..< otherOffset + otherCount` in `other` are equal, read member by member in the order
-    /// written (``LockstepComparison``); `nil` when that cannot tell (members in another order): compare
-    /// canonical encodings then.
+    /// written; `nil` when that cannot tell (members in another order): compare canonical encodings then.
     func sameItemContent(at offset: Int, count: Int, as other: RequestText, at otherOffset: Int, count otherCount: Int) -> Bool? {
-        read(offset ..< offset + count) { mine in
-            other.read(otherOffset ..< otherOffset + otherCount) { theirs in
-                LockstepComparison.objects(&mine, &theirs, skipping: DiffRequestSchema.idMember)
-            }
+        precondition(offset >= 0 && count >= 0 && offset + count <= bytes.count, "range outside the body")
+        precondition(otherOffset >= 0 && otherCount >= 0 && otherOffset + otherCount <= other.bytes.count, "range outside the body")
+        return SimdJSONParser.withBorrowed {
+            $0.sameContent(bytes, offset ..< offset + count, other.bytes, otherOffset ..< otherOffset + otherCount,
+                           skipping: DiffRequestSchema.idMember)
         }
     }
 
@@ -89,7 +89,7 @@ final class RequestText: Sendable {
     func canonicalItem(at offset: Int, count: Int) -> [UInt8] {
         read(offset ..< offset + count) { reader in
             var encoder = CanonicalEncoder()
-            encoder.appendObject(&reader, skipping: DiffRequestSchema.idName)
+            encoder.appendObject(&reader, skipping: DiffRequestSchema.idMember)
             return encoder.bytes
         }
     }
@@ -105,5 +105,4 @@ final class RequestText: Sendable {
         precondition(range.lowerBound >= 0 && range.upperBound <= bytes.count, "range outside the body")
         return SimdJSONParser.withBorrowed { $0.readValid(bytes, range, read) }
     }
-
 }

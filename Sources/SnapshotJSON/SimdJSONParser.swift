@@ -21,14 +21,13 @@ struct SimdJSONParser {
     /// Violations a walk records at most; later ones are only counted.
     static let maximumViolations = Int(CSimdJSON_MAX_VIOLATIONS)
 
-    /// Parsers kept at most per thread: one serves a thread's parses one after another, two more the item
-    /// comparisons the reader makes while its parse is borrowed (each comparison walks two texts side by side; a
-    /// borrow that nests gets another parser; the pool is last in, first out, so a parse gets back the parser it
-    /// used last).
-    private static let maximumIdle = 3
+    /// Parsers kept at most per thread: one serves a thread's parses one after another, a second the item
+    /// comparisons and readers of options the reader makes while its parse is borrowed (a borrow that nests gets
+    /// another parser; the pool is last in, first out, so a parse gets back the parser it used last).
+    private static let maximumIdle = 2
     /// What a thread's idle parsers may hold together: a parser that would take them beyond it is freed rather
     /// than kept, so what stays allocated between requests is at most this per worker thread (a parser that read
-    /// a ~600 KB body holds about 4 MiB; those of item comparisons hold a few KB).
+    /// a ~600 KB body holds about 4 MiB; one of item comparisons a few KB).
     private static let maximumRetainedBytes = 8 << 20
 
     /// A parser from this thread's idle ones, or a new one.
@@ -51,6 +50,25 @@ struct SimdJSONParser {
 
     /// Bytes the parser keeps allocated between parses.
     var retainedBytes: Int { CSimdJSON_ParserRetainedBytes(pointer) }
+
+    /// Whether the contents (every member but the one named `skipped`) of the object texts `a[aRange]` and
+    /// `b[bRange]` (validated by an earlier walk) are equal, read member by member in the order written; `nil`
+    /// when that cannot tell (members in another order). Both arrays hold their padding as spare capacity.
+    func sameContent(
+        _ a: [UInt8], _ aRange: Range<Int>, _ b: [UInt8], _ bRange: Range<Int>, skipping skipped: StaticString
+    ) -> Bool? {
+        let same = a.withUnsafeBufferPointer { mine in
+            b.withUnsafeBufferPointer { theirs in
+                skipped.withUTF8Buffer { name in
+                    CSimdJSON_SameItemContent(
+                        pointer, mine.baseAddress, a.capacity, aRange.lowerBound, aRange.count,
+                        theirs.baseAddress, b.capacity, bRange.lowerBound, bRange.count,
+                        UnsafeRawPointer(name.baseAddress)?.assumingMemoryBound(to: CChar.self), name.count)
+                }
+            }
+        }
+        return same < 0 ? nil : same == 1
+    }
 
     /// Whether the byte just past `bytes` (the first padding byte, which must be readable) is NUL or JSON
     /// whitespace: simdjson reads it as the token after the last one when a document ends early.

@@ -346,6 +346,17 @@ int CSimdJSON_CursorAddSection(CSimdJSON_Parser *parser, CSimdJSON_Section recor
  */
 const CSimdJSON_Result *CSimdJSON_CursorFinish(CSimdJSON_Parser *parser);
 
+/**
+ * Compares the contents (every member but the one named `skipped`) of two object texts that a cursor probed, each
+ * `bytes[offset ..< offset + length]` with `capacity >= offset + length + CSimdJSON_PADDING` readable bytes,
+ * walking both in the order written: 1 when equal, 0 when different, -1 when it cannot tell (members written in
+ * another order, or memory exhausted): compare their canonical encodings then. Equality is deep: numbers by exact
+ * decimal value, strings by their unescaped bytes. Invalidates what the handle's last walk returned.
+ */
+int CSimdJSON_SameItemContent(CSimdJSON_Parser *parser, const uint8_t *bytesA, size_t capacityA, size_t offsetA,
+                              size_t lengthA, const uint8_t *bytesB, size_t capacityB, size_t offsetB, size_t lengthB,
+                              const char *skipped, size_t skippedLength);
+
 /** The parts of the number token `token[0 ..< length]` (trailing whitespace none; `valid` is 0 when it is not a
  * number: a walk moving past it then stops with the syntax error). */
 CSimdJSON_NumberParts CSimdJSON_ParseNumber(const uint8_t *token, size_t length);
