@@ -382,6 +382,13 @@ def gen_diff_layout_item_array(n):
                   "0", n, {"items": 1, "sections": 1, "values": n + 10})
 
 
+def gen_diff_section_content(n):
+    """/diff whose old section's content is an array of n ones (200): a `1` (2 bytes with its comma) encodes
+    canonically in 14, the largest content encoding a body can ask for."""
+    return filled('{"old":{"sections":[{"id":1,"items":[],"c":[%s]}]},"new":{"sections":[{"id":1,"items":[]}]}}',
+                  "1", n, {"items": 0, "sections": 2, "values": n + 2})
+
+
 def gen_diff_empty_items(n):
     """/diff whose old snapshot is n empty items `{}` (422: no ids): the most item objects a body can hold."""
     body = '{"old":{"items":[%s]},"new":{"items":[]}}' % ",".join("{}" for _ in range(n))
@@ -407,6 +414,7 @@ SHAPES = {
     "diff-many-values": ("/diff", gen_many_values, True),
     "diff-many-values-reordered": ("/diff", gen_many_values_reordered, True),
     "diff-many-sections": ("/diff", gen_many_sections, True),
+    "diff-section-content": ("/diff", gen_diff_section_content, True),
     "diff-sequential-both": ("/diff", gen_sequential_both, True),
     "diff-json-patch-disjoint": ("/diff", gen_json_patch_disjoint, True),
     "diff-json-patch-disjoint-pretty": ("/diff", gen_json_patch_disjoint_pretty, True),

@@ -1,18 +1,25 @@
+import Waterfall
+
 /// Writes the canonical encoding of JSON values, which ``ContentKey`` compares and hashes: two values are deeply
 /// equal exactly when their encodings are the same bytes (object members in any order, numbers by exact decimal
 /// value, strings by their unescaped UTF-8 bytes, arrays in order).
 ///
 /// ```
 /// null 'n' | true 't' | false 'f'
-/// number  '0' (any zero, sign ignored)
-///       | ('+' | '-') int64(E) uint32(n) d1…dn     value = ±d1…dn × 10^E, d1 ≠ '0', dn ≠ '0'
-/// string  's' uint32(byte count) unescaped UTF-8 bytes
+/// number  0x80 (any zero, sign ignored) | 0x90 + d (the integers 1 … 9)
+///       | tag [zigzag(E)] d1…dn     any other: ±d1…dn × 10^E (ASCII digits, d1 ≠ '0', dn ≠ '0'); the digits
+///         tag = 0x81 | 0x40 if negative | 0x20 if E ≠ 0     end at the first byte that is not one
+/// string  's' varint(byte count) unescaped UTF-8 bytes
 /// array   '[' value* ']'
-/// object  '{' ('s' uint32(count) name-bytes value)* '}'   names strictly ascending (bytewise, prefix first)
+/// object  '{' ('s' varint(count) name-bytes value)* '}'   names strictly ascending (bytewise, prefix first)
 /// ```
 ///
-/// Integers are little-endian. Every value is self-delimiting and no tag can be taken for what may follow it, so
-/// the encoding is injective. Encodings are compared and hashed, never read back.
+/// Varints are LEB128 (seven bits a byte, least significant first; zigzag maps E to one: 0, -1, 1, -2 … to
+/// 0, 1, 2, 3 …). Every value is self-delimiting (no tag, and no byte that may follow a value, is an ASCII
+/// digit; number tags are the only bytes from 0x80 on), so the encoding is injective. A value's encoding is no
+/// longer than its JSON text with one separator (`1,` takes 1 byte, `12,` 3, `"a":` 3, `true,` 1), but for a
+/// number written with 64 or more fraction digits, which may take one byte more: that bounds what a body's section
+/// contents hold (``maximumBytes(textLength:)``). Encodings are compared and hashed, never read back.
 struct CanonicalEncoder {
     /// The encodings written so far.
     private(set) var bytes: [UInt8] = []
@@ -56,12 +63,18 @@ struct CanonicalEncoder {
             appendString(reader.stringBytes().array)
         case .number:
             guard let (isNegative, digits, exponent) = reader.decimal(), !digits.isEmpty else {
-                bytes.append(UInt8(ascii: "0"))  // zero (or an exponent out of range, a violation of its own)
+                bytes.append(0x80)  // zero (or an exponent out of range, a violation of its own)
                 return
             }
-            bytes.append(UInt8(ascii: isNegative ? "-" : "+"))
-            appendFixed(UInt64(bitPattern: Int64(exponent)), count: 8)
-            appendFixed(UInt64(digits.count), count: 4)
+            if digits.count == 1 && exponent == 0 && !isNegative {
+                bytes.append(0x90 + (digits.first! - UInt8(ascii: "0")))  // (the densest numbers a body holds)
+                return
+            }
+            bytes.append(0x81 | (isNegative ? 0x40 : 0) | (exponent != 0 ? 0x20 : 0))
+            if exponent != 0 {
+                let scale = Int64(exponent)
+                appendVarint(UInt64(bitPattern: scale << 1 ^ scale >> 63))
+            }
             bytes.append(contentsOf: digits)
         case .boolean:
             bytes.append(reader.boolean() == true ? UInt8(ascii: "t") : UInt8(ascii: "f"))
@@ -136,6 +149,15 @@ struct CanonicalEncoder {
         return repeated
     }
 
+    /// The most bytes the encodings of values whose JSON texts take `textLength` bytes in all may need.
+    static func maximumBytes(textLength: Int) -> Int { textLength + textLength / 64 + 2 }
+
+    /// Makes room for `count` bytes of encodings, so that they never move as they grow (a large room is mapped
+    /// memory that takes no space until it is written).
+    mutating func reserveCapacity(_ count: Int) {
+        bytes.reserveCapacity(count)
+    }
+
     /// Removes the encodings written after the first `count` bytes (an object's that will not be kept).
     mutating func truncate(to count: Int) {
         bytes.removeSubrange(count...)
@@ -143,11 +165,11 @@ struct CanonicalEncoder {
 
     private mutating func appendString(_ string: [UInt8]) {
         bytes.append(UInt8(ascii: "s"))
-        appendFixed(UInt64(string.count), count: 4)
+        appendVarint(UInt64(string.count))
         bytes.append(contentsOf: string)
     }
 
-    private mutating func appendFixed(_ value: UInt64, count: Int) {
-        for index in 0 ..< count { bytes.append(UInt8(truncatingIfNeeded: value >> (8 * index))) }
+    private mutating func appendVarint(_ value: UInt64) {
+        LEB128.append(value, to: &bytes)
     }
 }

@@ -137,7 +137,14 @@ enum DiffRequestSchema {
             } else if name == "items" {
                 if itemCount == nil { itemCount = cursor.probeEach(idMember: idMember) } else { cursor.reportRepeated(name) }
             } else {
-                if content == nil { content = contents.beginObject() }
+                if content == nil {
+                    // Room for every content the body can hold, so that a large one is never copied as it grows:
+                    // no more is ever written.
+                    if contents.bytes.isEmpty {
+                        contents.reserveCapacity(CanonicalEncoder.maximumBytes(textLength: cursor.bodyLength))
+                    }
+                    content = contents.beginObject()
+                }
                 cursor.encodeMember(name, into: &contents)
             }
         }

@@ -541,6 +541,9 @@ struct RequestCursor {
     /// The body walked, with its padding as spare capacity.
     fileprivate let source: [UInt8]
 
+    /// The length of the body walked.
+    var bodyLength: Int { source.count }
+
     /// The kind of the document's value.
     struct Found {
         fileprivate let code: UInt8

@@ -29,7 +29,7 @@ public struct Continuation: Hashable, Sendable {
     public var bytes: [UInt8] {
         var bytes = [Self.version]
         for shift in stride(from: 0, to: 64, by: 8) { bytes.append(UInt8(truncatingIfNeeded: fingerprint >> UInt64(shift))) }
-        for value in [nextIndex, nextColumn, columnHeights.count] + columnHeights { appendVarint(UInt64(value), to: &bytes) }
+        for value in [nextIndex, nextColumn, columnHeights.count] + columnHeights { LEB128.append(UInt64(value), to: &bytes) }
         return bytes
     }
 
@@ -53,15 +53,6 @@ public struct Continuation: Hashable, Sendable {
         guard reader.isAtEnd else { throw .malformedContinuation(.trailingBytes) }
         self.init(fingerprint: fingerprint, nextIndex: nextIndex, nextColumn: nextColumn, columnHeights: heights)
     }
-}
-
-private func appendVarint(_ value: UInt64, to bytes: inout [UInt8]) {
-    var rest = value
-    while rest >= 0x80 {
-        bytes.append(UInt8(truncatingIfNeeded: rest) | 0x80)
-        rest >>= 7
-    }
-    bytes.append(UInt8(rest))
 }
 
 private struct VarintReader {

@@ -1,4 +1,4 @@
-import SnapshotJSON
+@testable import SnapshotJSON
 import TestSupport
 import Testing
 
@@ -100,6 +100,29 @@ import Testing
                 if let expected { #expect(canonical == expected, "\(item(value)) vs \(text)") }
             }
         }
+    }
+
+    /// A content's canonical encoding is no longer than the JSON text it encodes (the room a body's section
+    /// contents get is that bound, DiffRequestSchema): random values written as tightly as JSON allows, and the
+    /// densest ones (single digits, empty strings and containers, literals).
+    @Test(arguments: 0 ..< 20)
+    func encodingsAreNoLongerThanTheirText(seed: Int) throws {
+        var g = Generator(seed: UInt64(seed) &+ 3000)
+        var texts = (0 ..< 20).map { _ in Self.json(Self.value(&g, depth: 0), respell: false, reverse: false) }
+        if seed == 0 {
+            texts += ["[1,2,3,4,5,6,7,8,9,0,-1,10,0.5,1e5]", #"["","",[],{},{"":""},true,false,null]"#, "[[[[1]]]]",
+                      "123456789012345678901234567890", "-1e-1000000000", "0.000001"]
+        }
+        for text in texts {
+            let members = #""v":\#(text)"#
+            let (content, _) = try Fixtures.contents(members, members)
+            #expect(content.canonicalBytes.count <= members.utf8.count + 2, "\(members)")  // (+ the object's braces)
+        }
+        // A number with 64 or more fraction digits may take one byte more than its text: within the bound.
+        let number = "1." + String(repeating: "7", count: 70)
+        let long = #""v":["# + Array(repeating: number, count: 50).joined(separator: ",") + "]"
+        let (content, _) = try Fixtures.contents(long, long)
+        #expect(content.canonicalBytes.count <= CanonicalEncoder.maximumBytes(textLength: long.utf8.count + 2))
     }
 
     @Test(arguments: 0 ..< 20)
