@@ -1202,7 +1202,7 @@ extern "C" {
 
 size_t CSimdJSON_ParserRetainedBytes(const CSimdJSON_Parser *parser) {
     // simdjson keeps ~4 bytes of structural index and 5/3 bytes of string buffer per input byte.
-    return parser->json.capacity() * 6 + parser->idBytes.capacity() +
+    return (parser->json.capacity() + parser->otherJSON.capacity()) * 6 + parser->idBytes.capacity() +
            parser->items.capacity() * sizeof(CSimdJSON_Item) + parser->sections.capacity() * sizeof(CSimdJSON_Section) +
            parser->idTable.capacity() * sizeof(IDSlot);
 }

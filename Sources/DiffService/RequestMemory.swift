@@ -15,7 +15,7 @@ public enum RequestMemory {
     public static let diffBytesPerBodyByte = 10
     /// Peak bytes per body byte of a `POST /diff` whose body is at most ``smallBodyBytes``: the parse keeps its
     /// buffers for the next request at those sizes and its fixed part weighs more (every shape measured peaks at
-    /// 9.7× or less at 1 MiB; set at 14× when value trees made a body of zeros peak at 13.2×). A body a little
+    /// 9.8× or less at 1 MiB; set at 14× when value trees made a body of zeros peak at 13.2×). A body a little
     /// over ``smallBodyBytes`` is reserved at least what the largest small one is, so that the estimate grows
     /// with the body.
     public static let diffBytesPerSmallBodyByte = 14
