@@ -383,10 +383,25 @@ def gen_diff_layout_item_array(n):
 
 
 def gen_diff_section_content(n):
-    """/diff whose old section's content is an array of n ones (200): a `1` (2 bytes with its comma) encodes
-    canonically in 14, the largest content encoding a body can ask for."""
+    """/diff whose old section's content is an array of n ones (200): the most values a section's content (kept
+    as its canonical encoding, one byte a `1`) can hold."""
     return filled('{"old":{"sections":[{"id":1,"items":[],"c":[%s]}]},"new":{"sections":[{"id":1,"items":[]}]}}',
                   "1", n, {"items": 0, "sections": 2, "values": n + 2})
+
+
+def gen_diff_section_members(n):
+    """/diff whose old section has n content members of distinct names, written in reverse name order (200):
+    the most members one content (sorted by name when encoded) can hold."""
+    names = ",".join('"k%s":0' % b36(i) for i in range(n - 1, -1, -1))  # (never "id" or "items")
+    body = '{"old":{"sections":[{"id":1,"items":[],%s}]},"new":{"sections":[{"id":1,"items":[]}]}}' % names
+    return body.encode(), {"items": 0, "sections": 2, "values": n + 2}
+
+
+def gen_diff_section_repeated_names(n):
+    """/diff whose old section has n content members all named "" (422: every one but the first repeats the name,
+    the first 100 listed): the most repeated names one content can hold."""
+    return filled('{"old":{"sections":[{"id":1,"items":[],%s}]},"new":{"sections":[{"id":1,"items":[]}]}}',
+                  '"":0', n, {"items": 0, "sections": 2, "values": n + 2})
 
 
 def gen_diff_empty_items(n):
@@ -415,6 +430,8 @@ SHAPES = {
     "diff-many-values-reordered": ("/diff", gen_many_values_reordered, True),
     "diff-many-sections": ("/diff", gen_many_sections, True),
     "diff-section-content": ("/diff", gen_diff_section_content, True),
+    "diff-section-members": ("/diff", gen_diff_section_members, True),
+    "diff-section-repeated-names": ("/diff", gen_diff_section_repeated_names, True),
     "diff-sequential-both": ("/diff", gen_sequential_both, True),
     "diff-json-patch-disjoint": ("/diff", gen_json_patch_disjoint, True),
     "diff-json-patch-disjoint-pretty": ("/diff", gen_json_patch_disjoint_pretty, True),

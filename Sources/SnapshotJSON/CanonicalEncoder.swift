@@ -16,20 +16,30 @@ import Waterfall
 ///
 /// Varints are LEB128 (seven bits a byte, least significant first; zigzag maps E to one: 0, -1, 1, -2 … to
 /// 0, 1, 2, 3 …). Every value is self-delimiting (no tag, and no byte that may follow a value, is an ASCII
-/// digit; number tags are the only bytes from 0x80 on), so the encoding is injective. A value's encoding is no
+/// digit; number tags are the only tags from 0x80 on), so the encoding is injective. A value's encoding is no
 /// longer than its JSON text with one separator (`1,` takes 1 byte, `12,` 3, `"a":` 3, `true,` 1), but for a
-/// number written with 64 or more fraction digits, which may take one byte more: that bounds what a body's section
-/// contents hold (``maximumBytes(textLength:)``). Encodings are compared and hashed, never read back.
+/// string of 16 KiB or more and a number written with 64 or more fraction digits, which may take a byte or two
+/// more: that bounds what a body's section contents hold (``maximumBytes(textLength:)``). Encodings are compared
+/// and hashed, never read back.
 struct CanonicalEncoder {
     /// The encodings written so far.
     private(set) var bytes: [UInt8] = []
 
-    /// A member of an object being written: where its name and its whole encoding (`'s'`, the length, the name,
-    /// the value) lie in ``bytes``, and where its name is in the text read (for reporting a repeated name).
+    /// A member of an object being written: where its encoding (`'s'`, the name's length, the name, the value)
+    /// starts in ``bytes`` (it ends where the member written after it starts, or the object ends), its name's
+    /// length, and where its name is in the text read (for reporting it when the object repeats it). 12 bytes:
+    /// an object of millions of members is held at about twice its text while it is sorted. (Offsets fit 32 bits:
+    /// the encodings of a body are at most ``maximumBytes(textLength:)``, which a body's reader keeps under 4 GiB.)
     private struct Member {
-        var name: Range<Int>
-        var encoding: Range<Int>
-        var nameOffset: Int
+        var start: UInt32
+        var nameCount: UInt32
+        var nameOffset: UInt32
+
+        /// Where the name's bytes are in the encodings.
+        var name: Range<Int> {
+            let first = Int(start) + 1 + LEB128.count(UInt64(nameCount))
+            return first ..< first + Int(nameCount)
+        }
     }
 
     /// The members of the objects being written, innermost last (each object owns the tail from its base).
@@ -38,14 +48,6 @@ struct CanonicalEncoder {
     /// An object being written: its first member's index in ``members``.
     struct OpenObject {
         fileprivate let base: Int
-    }
-
-    /// A member name an object gave more than once (every occurrence after the first, in document order).
-    struct RepeatedName {
-        /// The name's unescaped UTF-8 bytes.
-        let name: ArraySlice<UInt8>
-        /// Where the name is in the text read.
-        let offset: Int
     }
 
     /// Appends the encoding of the value `reader` stands on, reading it whole.
@@ -105,48 +107,81 @@ struct CanonicalEncoder {
     /// Appends a member of the object begun last: its name (unescaped UTF-8, at `nameOffset` in the text read,
     /// for reporting it when the object repeats it) and the value `reader` stands on.
     mutating func appendMember(_ name: [UInt8], nameOffset: Int, _ reader: inout JSONReader) {
-        let start = bytes.count
+        members.append(Member(start: UInt32(bytes.count), nameCount: UInt32(name.count), nameOffset: UInt32(nameOffset)))
         appendString(name)
-        let slot = members.count
-        members.append(Member(name: bytes.count - name.count ..< bytes.count, encoding: start ..< start, nameOffset: nameOffset))
         append(&reader)
-        members[slot].encoding = start ..< bytes.count
     }
 
-    /// Ends `object`: its members are rewritten in name order. Returns the names it gave more than once.
-    mutating func end(_ object: OpenObject) -> [RepeatedName] {
-        var repeated: [RepeatedName] = []
-        if members.count - object.base > 1 { repeated = sortMembers(from: object.base) }
+    /// The names an object gave more than once: every occurrence but the first.
+    struct Repeats {
+        /// The first of them in document order, at most the `listed` asked for: each name's bytes and where it
+        /// is in the text read.
+        var first: [(name: [UInt8], offset: Int)] = []
+        /// How many there are in all.
+        var count = 0
+    }
+
+    /// Ends `object`, rewriting its members in name order, and returns the names it gave more than once, the
+    /// first `listed` of them in document order.
+    mutating func end(_ object: OpenObject, listing listed: Int = 0) -> Repeats {
+        var repeats = Repeats()
+        if members.count - object.base > 1 { repeats = sortMembers(from: object.base, listing: listed) }
         if members.count > object.base { members.removeSubrange(object.base...) }
         bytes.append(UInt8(ascii: "}"))
-        return repeated
+        return repeats
     }
 
-    /// Rewrites the members from `members[base]` on in name order; returns the names given more than once.
-    private mutating func sortMembers(from base: Int) -> [RepeatedName] {
-        let written = members[base...]
-        // (Reading `self.bytes` in place: a copy alive while they are rewritten would copy every encoding so far.)
-        func precedes(_ a: Member, _ b: Member) -> Bool {
-            bytes[a.name].lexicographicallyPrecedes(bytes[b.name])
+    /// Rewrites the members from `members[base]` on (written one after another, to the end of ``bytes``) in name
+    /// order; returns the names given more than once, the first `listed` of them in document order (held `listed`
+    /// at a time, at most twice over, whatever the object repeats).
+    ///
+    /// - Complexity: O(*m* log *m*) comparisons of names for *m* members; O(*n*) in their encodings' length when
+    ///   they are not in name order already.
+    private mutating func sortMembers(from base: Int, listing listed: Int) -> Repeats {
+        let region = Int(members[base].start)
+        var reordered: [UInt8] = []
+        var repeats = Repeats()
+        do {
+            // (A second reference to the encodings, not a copy: nothing writes them until it is gone.)
+            let encodings = bytes
+            func name(_ member: Member) -> ArraySlice<UInt8> { encodings[member.name] }
+            let written = members[base...]
+            let inOrder = zip(written, written.dropFirst()).allSatisfy { !name($1).lexicographicallyPrecedes(name($0)) }
+            if !inOrder {
+                // Stable: members of one name stay in document order (their starts ascending).
+                members[base...].sort { a, b in
+                    name(a).lexicographicallyPrecedes(name(b)) || (!name(b).lexicographicallyPrecedes(name(a)) && a.start < b.start)
+                }
+            }
+            // Equal names are neighbours now, the first written first: every later one repeats it. The earliest
+            // `listed` are kept (in document order already when nothing was sorted).
+            var earliest: [Member] = []
+            for index in base + 1 ..< members.count where name(members[index - 1]) == name(members[index]) {
+                repeats.count += 1
+                guard listed > 0, inOrder ? earliest.count < listed : true else { continue }
+                earliest.append(members[index])
+                if earliest.count == 2 * listed {
+                    earliest.sort { $0.start < $1.start }
+                    earliest.removeLast(listed)
+                }
+            }
+            earliest.sort { $0.start < $1.start }
+            repeats.first = earliest.prefix(listed).map { (Array(name($0)), Int($0.nameOffset)) }
+            guard !inOrder else { return repeats }
+            // Where each member ends: where the one written after it starts (the starts in document order).
+            let starts = members[base...].map(\.start).sorted()
+            reordered.reserveCapacity(encodings.count - region)
+            for member in members[base...] {
+                var low = 0, high = starts.count  // the first start after the member's
+                while low < high {
+                    let middle = (low + high) / 2
+                    if starts[middle] > member.start { high = middle } else { low = middle + 1 }
+                }
+                reordered += encodings[Int(member.start) ..< (low < starts.count ? Int(starts[low]) : encodings.count)]
+            }
         }
-        // Stable: members of one name stay in document order, so the first of each run is the one given first.
-        let sorted = written.enumerated().sorted { a, b in
-            precedes(a.element, b.element) || (!precedes(b.element, a.element) && a.offset < b.offset)
-        }.map(\.element)
-        var repeated: [RepeatedName] = []
-        for (previous, member) in zip(sorted, sorted.dropFirst()) where bytes[previous.name] == bytes[member.name] {
-            repeated.append(RepeatedName(name: bytes[member.name], offset: member.nameOffset))
-        }
-        repeated.sort { $0.offset < $1.offset }
-        if !zip(written, sorted).allSatisfy({ $0.encoding == $1.encoding }) {
-            // The members are contiguous, from the first one's start to the end: rewrite them in name order.
-            let region = written.first!.encoding.lowerBound
-            var reordered: [UInt8] = []
-            reordered.reserveCapacity(bytes.count - region)
-            for member in sorted { reordered += bytes[member.encoding] }
-            bytes.replaceSubrange(region..., with: reordered)
-        }
-        return repeated
+        bytes.replaceSubrange(region..., with: reordered)
+        return repeats
     }
 
     /// The most bytes the encodings of values whose JSON texts take `textLength` bytes in all may need.

@@ -7,9 +7,6 @@ final class ContentArena: Sendable {
         storage = bytes
     }
 
-    /// The number of bytes.
-    var count: Int { storage.count }
-
     /// The bytes at `offset ..< offset + count`.
     func bytes(at offset: Int, count: Int) -> ArraySlice<UInt8> {
         precondition(offset >= 0 && count >= 0 && offset + count <= storage.count, "range outside the arena")

@@ -78,9 +78,7 @@ public struct ContentKey: Hashable, Sendable {
 
     /// The hash of a canonical encoding (seeded per process, as Swift's `Hasher` is).
     static func hash(_ encoding: ArraySlice<UInt8>) -> UInt64 {
-        var hasher = Hasher()
-        encoding.withUnsafeBytes { hasher.combine(bytes: $0) }
-        return UInt64(UInt(bitPattern: hasher.finalize()))
+        SimdJSONParser.hash(encoding)
     }
 
     /// Feeds the canonical hash to `hasher`.

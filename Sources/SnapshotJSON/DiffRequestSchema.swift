@@ -149,7 +149,10 @@ enum DiffRequestSchema {
             }
         }
         if let content {
-            for repeated in contents.end(content) { cursor.reportRepeated(repeated) }
+            // (Violations beyond the listed ones are only counted: more names than that are never held.)
+            let repeats = contents.end(content, listing: DiffRequest.maximumViolationCount)
+            for repeated in repeats.first { cursor.reportRepeated(repeated.name, at: repeated.offset) }
+            cursor.countRepeated(repeats.count - repeats.first.count)
         }
         let end = cursor.endOfLeft(start)
         if id == nil { cursor.reportMissing(idMember) }

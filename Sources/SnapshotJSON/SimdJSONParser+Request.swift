@@ -7,11 +7,13 @@ extension SimdJSONParser {
     /// Walks a `/diff` body (`padded`, with its padding as spare capacity; `body` as the client sent it, for
     /// locating errors) with ``DiffRequestSchema`` and builds the request, or the error.
     func readRequest(_ padded: [UInt8], body: [UInt8]) -> Result<DiffRequest, RequestError> {
-        padded.withUnsafeBufferPointer { buffer in
+        // (Canonical encodings hold 32-bit places, and a body's may be a little longer than it: CanonicalEncoder.)
+        guard CanonicalEncoder.maximumBytes(textLength: body.count) <= UInt32.max else {
+            return .failure(.tooLarge(byteCount: body.count))
+        }
+        return padded.withUnsafeBufferPointer { buffer in
             let (walked, result) = walk(padded, buffer)
             if let failure = failure(of: result, body: body) { return .failure(failure) }
-            // (Section records hold 32-bit places in the contents: canonical encodings may be longer than the text.)
-            guard walked.contents.count <= UInt32.max else { return .failure(.tooLarge(byteCount: body.count)) }
 
             var violations = (0 ..< result.violationCount).map { violation(result.violations[$0], text: result) }
             var omitted = result.violationsOmitted
@@ -674,14 +676,23 @@ struct RequestCursor {
         skip()
     }
 
-    /// Records that a member of the object just left repeats an earlier member's name (its path ends with it).
-    func reportRepeated(_ repeated: CanonicalEncoder.RepeatedName) {
-        let name = Array(repeated.name)
-        name.withUnsafeBufferPointer { bytes in
+    /// Records that a member of the object just left, named `name` at byte `offset`, repeats an earlier member's
+    /// name (its path ends with it).
+    func reportRepeated(_ name: [UInt8], at offset: Int) {
+        let terminated = name + [0]  // (never a null pointer, which would mean no name: "" is one)
+        terminated.withUnsafeBufferPointer { bytes in
             CSimdJSON_CursorViolation(
-                pointer, UInt8(CSimdJSON_ViolationDuplicateMember), UInt8(CSimdJSON_FoundNothing),
-                Int64(repeated.offset), UnsafeRawPointer(bytes.baseAddress)?.assumingMemoryBound(to: CChar.self),
-                bytes.count)
+                pointer, UInt8(CSimdJSON_ViolationDuplicateMember), UInt8(CSimdJSON_FoundNothing), Int64(offset),
+                UnsafeRawPointer(bytes.baseAddress)?.assumingMemoryBound(to: CChar.self), name.count)
+        }
+    }
+
+    /// Records `count` more repeated member names, beyond those the walk lists (it lists
+    /// ``SimdJSONParser/maximumViolations`` at most, and only counts the rest).
+    func countRepeated(_ count: Int) {
+        for _ in 0 ..< count {
+            CSimdJSON_CursorViolation(
+                pointer, UInt8(CSimdJSON_ViolationDuplicateMember), UInt8(CSimdJSON_FoundNothing), -1, nil, 0)
         }
     }
 

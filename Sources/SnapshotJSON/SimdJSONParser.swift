@@ -70,6 +70,14 @@ struct SimdJSONParser {
         return same < 0 ? nil : same == 1
     }
 
+    /// The hash of some bytes (a canonical encoding's), seeded per process as Swift's `Hasher` is (here, with the
+    /// module's other unsafe pointers).
+    static func hash(_ bytes: ArraySlice<UInt8>) -> UInt64 {
+        var hasher = Hasher()
+        bytes.withUnsafeBytes { hasher.combine(bytes: $0) }
+        return UInt64(UInt(bitPattern: hasher.finalize()))
+    }
+
     /// Whether the byte just past `bytes` (the first padding byte, which must be readable) is NUL or JSON
     /// whitespace: simdjson reads it as the token after the last one when a document ends early.
     static func paddingIsInert(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {

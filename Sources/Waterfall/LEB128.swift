@@ -13,4 +13,9 @@ public enum LEB128 {
         }
         bytes.append(UInt8(rest))
     }
+
+    /// The number of bytes ``append(_:to:)`` writes for `value`.
+    public static func count(_ value: UInt64) -> Int {
+        max(1, (64 - value.leadingZeroBitCount + 6) / 7)
+    }
 }

@@ -26,6 +26,32 @@ import Testing
         #expect(violations.last?.path == "old.items[99].id")
     }
 
+    /// A section's content that repeats names more often than violations are listed: the first ones listed in
+    /// document order, whether the members were sorted or not, and every other one counted.
+    @Test(arguments: [false, true])
+    func listsTheFirstRepeatedNamesOfAContentAndCountsTheRest(sorted: Bool) {
+        // Each name three times: in name order ("m00" three times, then "m01" …), or not (m49 … m0, three times).
+        let names = (0 ..< 150).map { sorted ? "m" + ($0 / 3 < 10 ? "0" : "") + "\($0 / 3)" : "m\(49 - $0 % 50)" }
+        let members = names.enumerated().map { #""\#($1)":\#($0)"# }.joined(separator: ",")
+        let json = #"{"old":{"sections":[{"id":1,"items":[],\#(members)}]},"new":{"items":[]}}"#
+        guard case .invalid(let violations, let omitted) = Fixtures.error(of: json) else {
+            Issue.record("expected a 422")
+            return
+        }
+        #expect(violations.count == 100 && omitted == 0)
+        let repeated = names.indices.filter { names[..<$0].contains(names[$0]) }
+        #expect(violations.map(\.path) == repeated.map { "old.sections[0].\(names[$0])" })
+        #expect(violations.map { $0.byteOffset! } == violations.map { $0.byteOffset! }.sorted())
+        let more = (0 ..< 300).map { #""a":\#($0)"# }.joined(separator: ",")
+        guard case .invalid(let listed, let counted) = Fixtures.error(
+            of: #"{"old":{"sections":[{"id":1,"items":[],"b":0,\#(more)}]},"new":{"items":[]}}"#)
+        else {
+            Issue.record("expected a 422")
+            return
+        }
+        #expect(listed.count == DiffRequest.maximumViolationCount && counted == 299 - listed.count)
+    }
+
     @Test(arguments: [
         (#"[1]"#, "array"), (#""x""#, "string"), (#"42"#, "number"), (#"null"#, "null"), (#"true"#, "boolean"),
     ])
@@ -52,6 +78,13 @@ import Testing
          [Violation(path: "old.items[0].n[1]", message: "number exponent out of range (limit ±1000000000)", byteOffset: 32)]),
         (#"{"old":{"sections":[{"id":"s","items":[],"items":[]}]},"new":{"items":[]}}"#,
          [Violation(path: "old.sections[0].items", message: "duplicate member name", byteOffset: 41)]),
+        // A repeated name "" ends the path like any other.
+        (#"{"old":{"sections":[{"id":1,"items":[],"":1,"":2}]},"new":{"items":[]}}"#,
+         [Violation(path: #"old.sections[0][""]"#, message: "duplicate member name", byteOffset: 44)]),
+        (#"{"old":{"items":[{"id":1,"":1,"":2}]},"new":{"items":[]}}"#,
+         [Violation(path: #"old.items[0][""]"#, message: "duplicate member name", byteOffset: 30)]),
+        (#"{"old":{"sections":[{"id":1,"items":[],"x":{"":1,"":2}}]},"new":{"items":[]}}"#,
+         [Violation(path: #"old.sections[0].x[""]"#, message: "duplicate member name", byteOffset: 49)]),
         (#"{"old":{"sections":[{"id":"s"}]},"new":{"items":[7]}}"#,
          [Violation(path: "old.sections[0].items", message: "missing required member"),
           Violation(path: "new.items[0]", message: "expected object, found number", byteOffset: 49)]),
@@ -72,7 +105,11 @@ import Testing
             ({ #"{"old":{"sections":[{"id":1,"items":[],"o":\#($0)}]},"new":{"items":[]}}"# }, "old.sections[0].o"),
             ({ #"{"old":{"items":[]},"new":{"items":[]},"options":{"layouts":[\#($0)]}}"# }, "options.layouts[0]"),
         ]
-        for (container, prefix) in containers {
+        // A section's own members: its content, whose repeated names the encoder finds as it sorts them.
+        let sectionMembers: (String) -> String = { object in
+            #"{"old":{"sections":[{"id":1,"items":[],\#(object.dropFirst().dropLast())}]},"new":{"items":[]}}"#
+        }
+        for (container, prefix) in containers + [(sectionMembers, "old.sections[0]")] {
             for object in [#"{"b":1,"a":1,"b":2,"a":2,"b":3}"#, #"{\#(wide),"b":1,"a":1,"b":2,"a":2,"b":3}"#] {
                 let json = container(object)
                 let at = { (marker: String) in Fixtures.offset(of: marker, in: json) }
