@@ -54,8 +54,6 @@ struct SeenKey {
     uint32_t repeat : 1;  // an earlier member has the name (marked while a large object's names are sorted)
     uint32_t offset;      // the member name in the input
 
-    SeenKey(std::string_view name, int64_t at) : data(name.data()), length(uint32_t(name.size())), repeat(0),
-                                                 offset(uint32_t(at)) {}
     std::string_view name() const { return std::string_view(data, length); }
     bool sameName(const SeenKey &other) const {
         if (length != other.length) { return false; }
@@ -421,7 +419,7 @@ struct CSimdJSON_Parser {
             ++steps;
             size_t base = keys.size();
             forEachMember(value, [&](std::string_view key, int64_t keyOffset, ondemand::value &member) {
-                keys.emplace_back(key, keyOffset);
+                keys.push_back({key.data(), uint32_t(key.size()), 0, uint32_t(keyOffset)});
                 check(member);
             });
             reportRepeatedKeys(base);
@@ -588,7 +586,7 @@ struct CSimdJSON_Parser {
         WalkedID id{};
         size_t base = keys.size();
         bool hasID = forEachProbedMember(value, name, id, [&](std::string_view key, int64_t keyOffset, ondemand::value &member) {
-            keys.emplace_back(key, keyOffset);
+            keys.push_back({key.data(), uint32_t(key.size()), 0, uint32_t(keyOffset)});
             check(member);
         });
         reportRepeatedKeys(base);
@@ -960,7 +958,7 @@ struct CSimdJSON_Parser {
             ondemand::field field;
             if (error_code error = (*level.member).get(field)) { failOn(error, CSimdJSON_SyntaxObject); }
             name = readName(field, nameOffset);
-            if (level.checkNames) { keys.emplace_back(name, nameOffset); }
+            if (level.checkNames) { keys.push_back({name.data(), uint32_t(name.size()), 0, uint32_t(nameOffset)}); }
             ++steps;
             current = field.value();
             standing = true;
