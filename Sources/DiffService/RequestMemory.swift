@@ -11,11 +11,12 @@ import MicroHTTP
 public enum RequestMemory {
     /// Peak bytes per body byte of a `POST /diff` of more than ``smallBodyBytes``, at most. An answer larger than
     /// twice the body is written while it is sent (``diffStreamingThreshold(bodyBytes:)``): every shape measured
-    /// peaks at 6.7× or less from 4.5 MiB to 16 MiB (5.9× at 16 MiB; BENCHMARKS.md).
+    /// peaks at 7.6× or less from 4.5 MiB to 16 MiB (a section whose content has millions of members; every other
+    /// shape 6.7×, 5.9× at 16 MiB; BENCHMARKS.md).
     public static let diffBytesPerBodyByte = 10
     /// Peak bytes per body byte of a `POST /diff` whose body is at most ``smallBodyBytes``: the parse keeps its
     /// buffers for the next request at those sizes and its fixed part weighs more (every shape measured peaks at
-    /// 9.8× or less at 1 MiB; set at 14× when value trees made a body of zeros peak at 13.2×). A body a little
+    /// 10.5× or less at 1 MiB; set at 14× when value trees made a body of zeros peak at 13.2×). A body a little
     /// over ``smallBodyBytes`` is reserved at least what the largest small one is, so that the estimate grows
     /// with the body.
     public static let diffBytesPerSmallBodyByte = 14
