@@ -46,8 +46,8 @@ struct PathStep {
     uint64_t index;
 };
 
-/// A member name met while validating an object, for the duplicate check (16 bytes: an object of millions of
-/// members is checked at about three times its text; inputs are under 4 GiB).
+/// A member name met while validating an object, for the duplicate check (16 bytes a name: a large object's
+/// names are sorted in place, not copied; inputs are under 4 GiB).
 struct SeenKey {
     const char *data;  // unescaped: in the input, or in simdjson's string buffer (valid for the whole parse)
     uint32_t length : 31;

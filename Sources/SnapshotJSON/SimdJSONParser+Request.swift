@@ -645,7 +645,7 @@ struct RequestCursor {
             record.textOffset = UInt32(text.lowerBound)
             record.textLength = UInt32(text.count)
         }
-        // (Contents of 4 GiB or more are refused after the walk: see readRequest.)
+        // (Under 4 GiB: readRequest refuses a body whose contents could reach that, before the walk.)
         record.contentOffset = UInt32(truncatingIfNeeded: content.lowerBound)
         record.contentLength = UInt32(truncatingIfNeeded: content.count)
         return CSimdJSON_CursorAddSection(pointer, record) != 0

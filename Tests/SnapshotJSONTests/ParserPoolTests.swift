@@ -37,4 +37,31 @@ import Testing
         #expect(parsers.map(\.retainedBytes).reduce(0, +) <= 8 << 20)
         for parser in parsers.reversed() { parser.recycle() }
     }
+
+    /// Two parsers grown by ~1 MB texts (about 6 MB each) are not both kept: a thread's idle parsers hold at most
+    /// 8 MiB together, not 8 MiB each.
+    @Test func idleParsersHoldTheLimitTogether() {
+        let text = "[" + (0 ..< 150_000).map { "\($0)" }.joined(separator: ",") + "]"
+        var padded = Array(text.utf8)
+        padded.reserveCapacity(padded.count + DiffRequest.requiredPadding)
+        let first = SimdJSONParser.borrow(), second = SimdJSONParser.borrow()
+        for parser in [first, second] {
+            let count = parser.readValid(padded, 0 ..< padded.count) { reader in
+                var count = 0
+                reader.elements { element, _ in
+                    element.skip()
+                    count += 1
+                }
+                return count
+            }
+            #expect(count == 150_000)
+        }
+        #expect(first.retainedBytes > 4 << 20 && second.retainedBytes > 4 << 20)
+        #expect(first.retainedBytes + second.retainedBytes > 8 << 20)
+        second.recycle()
+        first.recycle()
+        let parsers = (0 ..< 2).map { _ in SimdJSONParser.borrow() }
+        #expect(parsers.map(\.retainedBytes).reduce(0, +) <= 8 << 20)
+        for parser in parsers.reversed() { parser.recycle() }
+    }
 }
