@@ -10,7 +10,7 @@ struct ItemMeasuring {
     /// Whether there is a geometry and every item given decoded and was valid.
     private(set) var isValid: Bool
     private let geometry: WaterfallGeometry?
-    private let pageLength: Int
+    private let pageLength: Int?
     /// The items given so far.
     private var count = 0
 
@@ -18,13 +18,20 @@ struct ItemMeasuring {
     ///
     /// - Parameters:
     ///   - geometry: The geometry to measure for; `nil` when the settings (or the page size) are invalid.
-    ///   - pageLength: How many of the items are laid out (the first ones), at most the items' count: room for
-    ///     them is reserved once.
-    init(geometry: WaterfallGeometry?, pageLength: Int) {
+    ///   - pageLength: How many of the items are laid out (the first ones); `nil` when it is not known yet:
+    ///     every item is measured, and ``keepPage(_:)`` keeps the page's once it is.
+    ///   - itemCount: How many items there are, when known: room for the page's is then reserved once.
+    init(geometry: WaterfallGeometry?, pageLength: Int?, itemCount: Int?) {
         self.geometry = geometry
         self.pageLength = pageLength
         isValid = geometry != nil
-        if isValid { measured.reserveCapacity(pageLength) }
+        if isValid, let itemCount { measured.reserveCapacity(max(0, min(pageLength ?? itemCount, itemCount))) }
+    }
+
+    /// Keeps the first `pageLength` items measured (the page's; none for a length below 1, which is invalid).
+    mutating func keepPage(_ pageLength: Int) {
+        let kept = max(0, pageLength)
+        if measured.count > kept { measured.removeSubrange(kept...) }
     }
 
     /// Takes the next item.
@@ -37,7 +44,7 @@ struct ItemMeasuring {
             isValid = false
             return false
         }
-        if count < pageLength {
+        if count < pageLength ?? .max {
             guard let measuredItem = MeasuredItem(item, in: geometry) else {
                 isValid = false
                 return false

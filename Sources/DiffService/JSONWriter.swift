@@ -114,7 +114,7 @@ public struct JSONWriter: Sendable {
     public mutating func value(_ number: Double) {
         precondition(number.isFinite, "JSON numbers are finite")
         separate()
-        bytes.append(contentsOf: "\(number)".utf8)
+        bytes.append(contentsOf: number.description.utf8)
         hasValue = true
     }
 
@@ -193,6 +193,12 @@ public struct JSONWriter: Sendable {
 
     /// Convenience: a member with a name encoded beforehand and an integer value.
     public mutating func member(_ name: Name, _ number: Int) {
+        key(name)
+        value(number)
+    }
+
+    /// Convenience: a member with a name encoded beforehand and a floating-point value.
+    public mutating func member(_ name: Name, _ number: Double) {
         key(name)
         value(number)
     }

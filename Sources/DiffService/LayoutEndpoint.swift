@@ -50,12 +50,16 @@ public enum LayoutEndpoint {
 
     /// Parses and decodes a body; field errors and values out of range are left in the input.
     ///
-    /// One walk reads the root's members and the items' ids; the items' objects are read by a second walk, once
-    /// the settings are known (wherever they are written), and by a third only to list values out of range.
+    /// One walk reads the root's members and the items' ids. When the settings come before the items (as the
+    /// examples write them), it decodes and measures the items too; otherwise a second walk reads the items'
+    /// objects once the settings are known. A last walk only lists values out of range.
     private static func decode(_ body: [UInt8]) throws(RequestError) -> Input {
         var input = Input()
         var hasSettings = false
-        let document = try JSONDocument.read(body) { name, reader in
+        // The items decoded by the first walk, and their errors: listed after the root's, as a second walk's are.
+        var walkMeasuring: ItemMeasuring?
+        var walkErrors = FieldErrors()
+        let document = try JSONDocument.read(body, members: { name, reader in
             switch name {
             case "settings":
                 hasSettings = true
@@ -67,21 +71,36 @@ public enum LayoutEndpoint {
                 input.errors.add(JSONPath.member(name, of: ""), "unknown member; expected settings, items, pageSize, cursor or pretty")
                 reader.skip()
             }
-        }
+        }, item: { index, item, otherMember in
+            guard hasSettings else { return false }
+            if walkMeasuring == nil {  // (the page's length is known here only when pageSize came first)
+                walkMeasuring = ItemMeasuring(geometry: geometry(of: input), pageLength: input.pageSize, itemCount: nil)
+            }
+            let decoded = WaterfallItem.decode(item, path: itemPath(index), errors: &walkErrors, otherMember: otherMember)
+            _ = walkMeasuring?.add(decoded)
+            return true
+        })
         if !hasSettings { input.errors.add("settings", "missing required member") }
         if document.items == nil { input.errors.add("items", "missing required member") }
         input.ids = document.items?.ids ?? []  // (shared with the document, not copied)
+        input.geometry = input.settings.flatMap { try? WaterfallGeometry($0) }
         // Each item is measured as it is decoded, while every value met is valid; an item beyond the page is
         // only checked. An invalid value stops the measuring: its violations are listed afterwards.
-        input.geometry = input.settings.flatMap { try? WaterfallGeometry($0) }
-        var valid = input.geometry != nil && (input.pageSize ?? 1) >= 1
+        var valid = geometry(of: input) != nil
         if let items = document.items {
-            var measuring = ItemMeasuring(
-                geometry: valid ? input.geometry : nil, pageLength: min(input.pageSize ?? items.count, items.count))
-            items.forEach { index, item in
-                _ = measuring.add(WaterfallItem.decode(item, path: itemPath(index), errors: &input.errors))
+            let pageLength = min(input.pageSize ?? items.count, items.count)
+            var measuring: ItemMeasuring
+            if var walked = walkMeasuring {
+                walked.keepPage(pageLength)
+                measuring = walked
+                input.errors.add(contentsOf: walkErrors)
+            } else {
+                measuring = ItemMeasuring(geometry: geometry(of: input), pageLength: pageLength, itemCount: items.count)
+                items.forEach { index, item in
+                    _ = measuring.add(WaterfallItem.decode(item, path: itemPath(index), errors: &input.errors))
+                }
             }
-            valid = measuring.isValid
+            valid = valid && measuring.isValid
             input.measured = measuring.measured
         }
         if !input.errors.isEmpty || input.settings == nil {
@@ -92,6 +111,12 @@ public enum LayoutEndpoint {
         }
         if !valid { input.measured = [] }
         return input
+    }
+
+    /// The geometry items are measured for: the settings', when they and the page size (if given yet) are valid.
+    private static func geometry(of input: Input) -> WaterfallGeometry? {
+        guard (input.pageSize ?? 1) >= 1 else { return nil }
+        return input.geometry ?? input.settings.flatMap { try? WaterfallGeometry($0) }
     }
 
     /// Records the values of a body out of range: the settings' and the page size's, then each item's (an item

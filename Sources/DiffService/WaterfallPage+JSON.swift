@@ -37,16 +37,16 @@ extension WaterfallPage {
         for placed in items {
             writer.inline { writer in
                 writer.beginObject()
-                writer.key("id")
+                writer.key(.id)
                 writeID(placed.index - first, &writer)
-                writer.key("column")
+                writer.key(.column)
                 if let column = placed.column { writer.value(column) } else { writer.null() }
-                writer.key("frame")
+                writer.key(.frame)
                 writer.beginObject()
-                writer.member("x", points(placed.frame.x))
-                writer.member("y", points(placed.frame.y))
-                writer.member("width", points(placed.frame.width))
-                writer.member("height", points(placed.frame.height))
+                writer.member(.x, points(placed.frame.x))
+                writer.member(.y, points(placed.frame.y))
+                writer.member(.width, points(placed.frame.width))
+                writer.member(.height, points(placed.frame.height))
                 writer.endObject()
                 writer.endObject()
             }
@@ -89,4 +89,16 @@ extension WaterfallPage {
         let perItem = (pretty ? 78 + 2 : 61 + 1) + 4 * 24
         return 4096 + geometry.columnCount * 64 + items.count * perItem + 2 * idsLength
     }
+}
+
+/// The member names of every placed item, encoded once (a name written through `key(_: String)` is checked for
+/// escapes every time: seven names an item were a tenth of a `/layout`'s instructions).
+private extension JSONWriter.Name {
+    static let id = Self("id")
+    static let column = Self("column")
+    static let frame = Self("frame")
+    static let x = Self("x")
+    static let y = Self("y")
+    static let width = Self("width")
+    static let height = Self("height")
 }

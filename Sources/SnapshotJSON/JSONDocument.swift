@@ -42,12 +42,16 @@ public struct JSONDocument {
     ///   - body: The JSON text.
     ///   - member: Called with each member of the root but `"items"`: its name, and a reader at its value (what
     ///     it leaves unread is validated as the walk moves on).
+    ///   - item: Called with each item that is an object: its index, a reader at it, and the reader of its `"id"`.
+    ///     It may read the item's members in this walk, handing each one it does not read to the id reader, and
+    ///     return true; returning false (the default) leaves the members to the document, which reads the id.
     /// - Returns: The document's items.
     /// - Throws: ``RequestError`` for an empty or malformed body; `.invalid`, listing every violation in the order
     ///   met, when the root is not an object, an object repeats a member name, or an item is not an object with a
     ///   valid `id`.
     public static func read(
-        _ body: [UInt8], members member: (String, inout JSONReader) -> Void
+        _ body: [UInt8], members member: (String, inout JSONReader) -> Void,
+        item: (Int, inout JSONReader, (String, inout JSONReader) -> Void) -> Bool = { _, _, _ in false }
     ) throws(RequestError) -> JSONDocument {
         var violations = SchemaViolations()
         var items: (ids: [WireID], text: Range<Int>)?
@@ -61,7 +65,7 @@ public struct JSONDocument {
                 guard name == "items" else { return member(name, &reader) }
                 guard !hasItems else { return }  // (a repeated name: a violation of the walk's)
                 hasItems = true
-                items = Self.items(&reader, violations: &violations)
+                items = Self.items(&reader, violations: &violations, item: item)
             }
         }
         violations.include(rules)
@@ -71,7 +75,8 @@ public struct JSONDocument {
 
     /// The ids of the items, and where the array's text is; `nil` (after recording why) when it is not an array.
     private static func items(
-        _ reader: inout JSONReader, violations: inout SchemaViolations
+        _ reader: inout JSONReader, violations: inout SchemaViolations,
+        item readItem: (Int, inout JSONReader, (String, inout JSONReader) -> Void) -> Bool
     ) -> (ids: [WireID], text: Range<Int>)? {
         guard reader.kind == .array else {
             violations.add(Violation(path: "items", message: "expected array, found \(reader.kind)", byteOffset: reader.byteOffset), place: reader.place)
@@ -87,10 +92,13 @@ public struct JSONDocument {
                 }
                 var id: WireID?
                 var hasID = false
-                item.members { member, name in
+                func readID(_ name: String, _ member: inout JSONReader) {
                     guard name == "id", !hasID else { return }  // (a second "id" is a repeated name: a violation already)
                     hasID = true
                     id = Self.id(&member, path: { JSONPath.member("id", of: path()) }, violations: &violations)
+                }
+                if !readItem(index, &item, readID) {
+                    item.members { member, name in readID(name, &member) }
                 }
                 if !hasID {  // (at the place past the item: after what the walk found in it)
                     violations.add(Violation(path: JSONPath.member("id", of: path()), message: "missing required member"), place: item.place)

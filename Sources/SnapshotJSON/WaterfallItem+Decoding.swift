@@ -1,14 +1,19 @@
 import Waterfall
 
 extension WaterfallItem {
-    /// Decodes an item's size from its object (`id` is skipped): exactly one of `aspectRatio`, `width` with
-    /// `height`, or `fixedHeight`; optionally `extraHeight` (points) and `fullWidth` (boolean).
+    /// Decodes an item's size from its object: exactly one of `aspectRatio`, `width` with `height`, or
+    /// `fixedHeight`; optionally `extraHeight` (points) and `fullWidth` (boolean).
     ///
     /// - Parameters:
     ///   - item: A reader at the item's object.
-    ///   - path: The item's JSON path, for errors.
+    ///   - path: The item's JSON path, made only for an error.
     ///   - errors: Where missing, ambiguous and mistyped size members are recorded.
-    public static func decode(_ item: JSONReader, path: String, errors: inout FieldErrors) -> WaterfallItem? {
+    ///   - otherMember: Given every other member (`id` included): its name and a reader at its value. By
+    ///     default the value is skipped.
+    public static func decode(
+        _ item: JSONReader, path: @autoclosure () -> String, errors: inout FieldErrors,
+        otherMember: (String, inout JSONReader) -> Void = { _, reader in reader.skip() }
+    ) -> WaterfallItem? {
         var reader = item
         var aspectRatio: ExactDecimal?
         var width: ExactDecimal?
@@ -17,25 +22,26 @@ extension WaterfallItem {
         var extraHeight: ExactDecimal = 0
         var fullWidth = false
         let before = errors.count
-        reader.members(at: path) { reader, name, field in
+        reader.members { reader, name in
+            func field() -> String { JSONPath.member(name, of: path()) }
             switch name {
-            case "aspectRatio": aspectRatio = errors.decimal(&reader, field)
-            case "width": width = errors.decimal(&reader, field)
-            case "height": height = errors.decimal(&reader, field)
-            case "fixedHeight": fixedHeight = errors.decimal(&reader, field)
-            case "extraHeight": extraHeight = errors.decimal(&reader, field) ?? 0
-            case "fullWidth": fullWidth = errors.boolean(&reader, field) ?? false
-            default: reader.skip()
+            case "aspectRatio": aspectRatio = errors.decimal(&reader, field())
+            case "width": width = errors.decimal(&reader, field())
+            case "height": height = errors.decimal(&reader, field())
+            case "fixedHeight": fixedHeight = errors.decimal(&reader, field())
+            case "extraHeight": extraHeight = errors.decimal(&reader, field()) ?? 0
+            case "fullWidth": fullWidth = errors.boolean(&reader, field()) ?? false
+            default: otherMember(name, &reader)
             }
         }
         guard errors.count == before else { return nil }
         let given = [aspectRatio != nil, width != nil || height != nil, fixedHeight != nil].filter { $0 }.count
         if given == 0 {
-            errors.add(path, "missing size: give aspectRatio, width and height, or fixedHeight")
+            errors.add(path(), "missing size: give aspectRatio, width and height, or fixedHeight")
             return nil
         }
         if given > 1 {
-            errors.add(path, "ambiguous size: give only one of aspectRatio, width and height, or fixedHeight")
+            errors.add(path(), "ambiguous size: give only one of aspectRatio, width and height, or fixedHeight")
             return nil
         }
         let size: ItemSize
@@ -46,7 +52,7 @@ extension WaterfallItem {
         } else if let width, let height {
             size = .size(width: width, height: height)
         } else {
-            errors.add(JSONPath.member(width == nil ? "width" : "height", of: path), "missing required member (width and height go together)")
+            errors.add(JSONPath.member(width == nil ? "width" : "height", of: path()), "missing required member (width and height go together)")
             return nil
         }
         return WaterfallItem(size: size, extraHeight: extraHeight, isFullWidth: fullWidth)

@@ -142,6 +142,41 @@ import Waterfall
         #expect(try errorPaths(#"{"settings": {"containerWidth": 300}, "items": \#(unique), "pageSize": 0}"#) == ["pageSize", "items[2].aspectRatio"])
     }
 
+    /// A body's members may come in any order: the items are measured in the first walk when the settings come
+    /// first, and in a second one otherwise, with the same answer (the errors listed in the order met). The
+    /// regression case: `pageSize` -1 after the items once crashed the measuring of the first walk.
+    @Test(arguments: [
+        [#""pageSize": -1"#],
+        [#""pageSize": 2"#],
+        [#""pageSize": 2"#, #""pretty": true"#],
+        [#""pageSize": 0"#, #""cursor": "x""#],
+        [#""pageSize": 1"#, #""extra": 1"#],
+    ])
+    func membersInAnyOrderAnswerAlike(others: [String]) throws {
+        let items = #"[{"id": "a", "aspectRatio": 1, "note": [1]}, {"id": "b", "fixedHeight": 10}, {"id": "c", "aspectRatio": 0}]"#
+        let valid = #"[{"id": "a", "aspectRatio": 1, "note": [1]}, {"id": "b", "fixedHeight": 10}, {"id": "c", "width": 4, "height": 3}]"#
+        func permutations(_ members: [String]) -> [[String]] {
+            guard members.count > 1 else { return [members] }
+            return members.indices.flatMap { i in
+                permutations(Array(members[..<i] + members[(i + 1)...])).map { [members[i]] + $0 }
+            }
+        }
+        for list in [items, valid] {
+            let members = [#""settings": \#(Self.settings)"#, #""items": \#(list)"#] + others
+            var answers: [(status: Int, body: [UInt8], paths: Set<String>)] = []
+            for order in permutations(members) {
+                let body = "{" + order.joined(separator: ", ") + "}"
+                let response = LayoutEndpoint.respond(to: Array(body.utf8), cursors: CursorCodec(secret: "test"))
+                let paths = try response.status == 200
+                    ? [] : Set((JSON(parsing: response.body)["errors"]?.array ?? []).compactMap { $0["path"]?.string })
+                answers.append((response.status, response.status == 200 ? response.body : [], paths))
+            }
+            for answer in answers.dropFirst() {
+                #expect(answer.status == answers[0].status && answer.body == answers[0].body && answer.paths == answers[0].paths)
+            }
+        }
+    }
+
     /// The answer is reserved once: its estimate is at least what is written, whatever the ids and the numbers.
     @Test(arguments: [false, true])
     func answerFitsItsReservation(pretty: Bool) throws {
