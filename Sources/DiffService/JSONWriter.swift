@@ -114,7 +114,13 @@ public struct JSONWriter: Sendable {
     public mutating func value(_ number: Double) {
         precondition(number.isFinite, "JSON numbers are finite")
         separate()
-        bytes.append(contentsOf: number.description.utf8)
+        if number.magnitude < 0x1p53, number.rounded(.towardZero) == number, number != 0 || number.sign == .plus {
+            writeInteger(Int(number))  // what `description` writes for an integral value below 2^53, digit for digit
+            bytes.append(UInt8(ascii: "."))
+            bytes.append(UInt8(ascii: "0"))
+        } else {
+            bytes.append(contentsOf: number.description.utf8)
+        }
         hasValue = true
     }
 
@@ -274,7 +280,12 @@ public struct JSONWriter: Sendable {
             bytes.append(UInt8(ascii: "0") + UInt8(magnitude % 10))
             magnitude /= 10
         } while magnitude > 0
-        bytes[start...].reverse()
+        var low = start, high = bytes.count - 1
+        while low < high {  // (not `bytes[start...].reverse()`, which copies the slice it reverses: a buffer a number)
+            bytes.swapAt(low, high)
+            low += 1
+            high -= 1
+        }
     }
 
     private mutating func writeString(_ string: String) {

@@ -85,28 +85,36 @@ public struct JSONDocument {
         var ids: [WireID] = []
         let text = reader.readText { reader in
             reader.elements { item, index in
-                let path = { JSONPath.element(index, of: "items") }  // (made only for a violation)
                 guard item.kind == .object else {
-                    violations.add(Violation(path: path(), message: "expected object, found \(item.kind)", byteOffset: item.byteOffset), place: item.place)
+                    violations.add(Violation(path: JSONPath.element(index, of: "items"), message: "expected object, found \(item.kind)", byteOffset: item.byteOffset), place: item.place)
                     return
                 }
-                var id: WireID?
-                var hasID = false
-                func readID(_ name: String, _ member: inout JSONReader) {
-                    guard name == "id", !hasID else { return }  // (a second "id" is a repeated name: a violation already)
-                    hasID = true
-                    id = Self.id(&member, path: { JSONPath.member("id", of: path()) }, violations: &violations)
+                // (Closures written at the calls, and the id's state in a struct: nothing is allocated an item.)
+                var read = ItemID()
+                if !readItem(index, &item, { name, member in read.take(name, &member, item: index, violations: &violations) }) {
+                    item.members { member, name in read.take(name, &member, item: index, violations: &violations) }
                 }
-                if !readItem(index, &item, readID) {
-                    item.members { member, name in readID(name, &member) }
+                if !read.found {  // (at the place past the item: after what the walk found in it)
+                    violations.add(Violation(path: JSONPath.member("id", of: JSONPath.element(index, of: "items")), message: "missing required member"), place: item.place)
                 }
-                if !hasID {  // (at the place past the item: after what the walk found in it)
-                    violations.add(Violation(path: JSONPath.member("id", of: path()), message: "missing required member"), place: item.place)
-                }
-                if let id { ids.append(id) }
+                if let id = read.id { ids.append(id) }
             }
         }
         return (ids, text)
+    }
+
+    /// An item's `"id"`, as the walk of its members meets it.
+    private struct ItemID {
+        var id: WireID?
+        /// Whether the item has an `"id"` (valid or not).
+        var found = false
+
+        /// Reads the member when it is the item's first `"id"` (a second is a repeated name: a violation already).
+        mutating func take(_ name: String, _ member: inout JSONReader, item index: Int, violations: inout SchemaViolations) {
+            guard name == "id", !found else { return }
+            found = true
+            id = JSONDocument.id(&member, path: { JSONPath.member("id", of: JSONPath.element(index, of: "items")) }, violations: &violations)
+        }
     }
 
     /// Reads an id, or records why the value is not one.

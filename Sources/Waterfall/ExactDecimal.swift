@@ -50,6 +50,7 @@ public struct ExactDecimal: Hashable, Sendable, Comparable, CustomStringConverti
     ///   - isNegative: Whether a minus sign precedes it.
     ///   - digits: ASCII decimal digits (`"0"` … `"9"`).
     ///   - exponent: The power of ten of the last digit.
+    @inlinable  // (specialised where it is called: generic over the digits, it is called once a decoded number)
     public init?(isNegative: Bool, digits: some Collection<UInt8>, exponent: Int) {
         var significand: UInt128 = 0
         var count = 0
@@ -176,7 +177,7 @@ public struct ExactDecimal: Hashable, Sendable, Comparable, CustomStringConverti
     }
 
     /// 10^0 … 10^38.
-    static let powersOfTen: [UInt128] = {
+    @usableFromInline static let powersOfTen: [UInt128] = {
         var powers: [UInt128] = [1]
         for _ in 1...38 { powers.append(powers.last! * 10) }
         return powers

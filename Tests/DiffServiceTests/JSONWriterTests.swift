@@ -3,6 +3,26 @@ import TestSupport
 import Testing
 
 @Suite struct JSONWriterTests {
+    /// A floating-point number is written as Swift's `description` writes it, whatever path the writer takes
+    /// (integral values below 2^53 skip the shortest-digits search): random values of every kind a layout writes
+    /// (pixels over scales 1 to 4), integers around 2^53, negative zero and raw bit patterns.
+    @Test func doublesAreWrittenAsTheirDescription() {
+        var random = SplitMix(seed: 53)
+        var values: [Double] = [0, -0.0, 1, -1, 0x1p53, -0x1p53, 0x1p53 - 1, -(0x1p53 - 1), 0x1p53 + 2, 1e15, 1e16, 0.5, 1e-7]
+        for _ in 0 ..< 20_000 {
+            let pixels = Double(Int.random(in: -5_000_000 ... 5_000_000, using: &random))
+            values.append(pixels / Double(Int.random(in: 1 ... 4, using: &random)))
+            values.append(Double(Int64.random(in: -(1 << 54) ... (1 << 54), using: &random)))
+            let bits = Double(bitPattern: random.next())
+            if bits.isFinite { values.append(bits) }
+        }
+        for value in values {
+            var writer = JSONWriter()
+            writer.value(value)
+            #expect(String(decoding: writer.bytes, as: UTF8.self) == value.description, "\(value.bitPattern)")
+        }
+    }
+
     @Test func writesCompactJSON() {
         var writer = JSONWriter()
         writer.beginObject()
