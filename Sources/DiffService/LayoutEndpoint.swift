@@ -44,7 +44,8 @@ public enum LayoutEndpoint {
         /// The geometry of the settings, when they are valid.
         var geometry: WaterfallGeometry?
         /// The page's items (the first `pageSize`), measured, when every value is valid: 16 bytes an item where a
-        /// decoded ``WaterfallItem`` is 96.
+        /// decoded ``WaterfallItem`` is 96. (A first walk that met the items before `pageSize` measured them all,
+        /// then kept the page's.)
         var measured: [MeasuredItem] = []
     }
 
@@ -74,7 +75,10 @@ public enum LayoutEndpoint {
         }, item: { index, item, otherMember in
             guard hasSettings else { return false }
             if walkMeasuring == nil {  // (the page's length is known here only when pageSize came first)
-                walkMeasuring = ItemMeasuring(geometry: geometry(of: input), pageLength: input.pageSize, itemCount: nil)
+                // A measured item's text is at least `{"id":0,"fixedHeight":1}` and a comma, 25 bytes (an item
+                // that is not valid stops the measuring): room for a 25th of the body's bytes is reserved.
+                walkMeasuring = ItemMeasuring(
+                    geometry: geometry(of: input), pageLength: input.pageSize, maximumItemCount: body.count / 25 + 1)
             }
             let decoded = WaterfallItem.decode(item, path: itemPath(index), errors: &walkErrors, otherMember: otherMember)
             _ = walkMeasuring?.add(decoded)
@@ -95,7 +99,7 @@ public enum LayoutEndpoint {
                 measuring = walked
                 input.errors.add(contentsOf: walkErrors)
             } else {
-                measuring = ItemMeasuring(geometry: geometry(of: input), pageLength: pageLength, itemCount: items.count)
+                measuring = ItemMeasuring(geometry: geometry(of: input), pageLength: pageLength, maximumItemCount: items.count)
                 items.forEach { index, item in
                     _ = measuring.add(WaterfallItem.decode(item, path: itemPath(index), errors: &input.errors))
                 }

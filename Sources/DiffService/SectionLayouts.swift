@@ -185,7 +185,7 @@ struct SectionLayouts {
         let itemsPath = itemsPath(of: section, in: snapshot, role: role)
         let items = snapshot.sections[section].items
         let keptCount = items.count - droppedItems.count
-        var measuring = ItemMeasuring(geometry: geometry, pageLength: pageSize, itemCount: keptCount)
+        var measuring = ItemMeasuring(geometry: geometry, pageLength: pageSize, maximumItemCount: keptCount)
         var indices: [Int32] = []
         if measuring.isValid { indices.reserveCapacity(min(pageSize ?? keptCount, keptCount)) }
         for index in items.indices where !droppedItems.contains(index) {

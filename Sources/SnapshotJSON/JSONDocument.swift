@@ -1,4 +1,4 @@
-/// A `/layout` body read by ``read(_:members:)``: its `"items"`, whose objects later walks read again.
+/// A `/layout` body read by ``read(_:members:item:)``: its `"items"`, whose objects later walks may read again.
 public struct JSONDocument {
     /// The elements of `"items"`: their ids, in order, and where the array's text is, so that its objects can be
     /// read again (each walk costs the array's text once; nothing is kept per item but its id).
@@ -42,9 +42,11 @@ public struct JSONDocument {
     ///   - body: The JSON text.
     ///   - member: Called with each member of the root but `"items"`: its name, and a reader at its value (what
     ///     it leaves unread is validated as the walk moves on).
-    ///   - item: Called with each item that is an object: its index, a reader at it, and the reader of its `"id"`.
-    ///     It may read the item's members in this walk, handing each one it does not read to the id reader, and
-    ///     return true; returning false (the default) leaves the members to the document, which reads the id.
+    ///   - item: Called with each item that is an object: its index, a reader at it, and a function to hand a
+    ///     member to (its name and a reader at its value). It may read the item's members in this walk, handing
+    ///     every member it does not read to that function (which reads `"id"` and leaves the others; a member
+    ///     not handed over is not read as the id, and an item whose `"id"` is not handed over is refused for
+    ///     missing it), and return true; returning false (the default) leaves the members to the document.
     /// - Returns: The document's items.
     /// - Throws: ``RequestError`` for an empty or malformed body; `.invalid`, listing every violation in the order
     ///   met, when the root is not an object, an object repeats a member name, or an item is not an object with a

@@ -6,7 +6,7 @@
 /// A reader stands on one value: reading it (a scalar, or the members or elements of a container) or skipping it
 /// moves past it, and a value moved past unread is validated then (in a walk of text not validated before). Copies
 /// of a reader share its walk;
-/// they are valid only during the read that made them (``JSONText/read(_:)``, ``JSONDocument/read(_:members:)``).
+/// they are valid only during the read that made them (``JSONText/read(_:)``, ``JSONDocument/read(_:members:item:)``).
 public struct JSONReader {
     /// The JSON type of a value.
     public enum Kind: String, Sendable {
