@@ -324,6 +324,13 @@ def gen_layout_fixed_pretty(n):
     return b'{"pretty":true,' + body[1:], counts
 
 
+def gen_layout_page_last(n):
+    """/layout, 64 columns, tiny items, `pageSize` 1 written after them: the first walk measures every item (the
+    page's length is not known yet), and keeps the first."""
+    body, counts = layout_body(n, 64, (b36(i) for i in range(n)))
+    return body[:-1] + b',"pageSize":1}', counts
+
+
 def gen_layout_duplicates(n):
     """/layout with every id twice: 422 naming each id with both paths."""
     return layout_body(n, 64, (b36(i // 2) for i in range(n)))
@@ -447,6 +454,7 @@ SHAPES = {
     "layout-many-columns": ("/layout", gen_layout_many_columns, True),
     "layout-fixed": ("/layout", gen_layout_fixed, True),
     "layout-fixed-pretty": ("/layout", gen_layout_fixed_pretty, True),
+    "layout-page-last": ("/layout", gen_layout_page_last, True),
     "layout-duplicate-ids": ("/layout", gen_layout_duplicates, True),
     "layout-invalid-items": ("/layout", gen_layout_invalid, True),
     "layout-dense-values": ("/layout", gen_layout_dense_values, True),

@@ -7,6 +7,10 @@
   medium.json 13,000 UUID-like string ids, every one moved (shuffled) and updated, asking for both renderings:
               a 1.40 MB request with a 1.55 MB changeset, the class of issue 17's compression figures
 
+  layout-tiny.json   a /layout of 1,000 items {"id", "aspectRatio"} in 3 columns (39 KB)
+  layout-small.json  the same items with a "title" and "tags" (83 KB)
+  diff-layout.json   a /diff of one section of 1,000 photos (5 removed, 5 added) asking for its layout (132 KB)
+
 With --variants it also writes variants of small.json, each as small.json in its own folder (the in-process
 benchmark reads DIR/small.json), to split the cost of a request (BENCHMARKS.md):
 
@@ -71,6 +75,26 @@ medium_rng.shuffle(medium_new)
 with open(f"{out}/medium.json", "w") as f:
     json.dump({"old": {"items": medium_old}, "new": {"items": medium_new},
                "options": {"renderings": ["staged", "sequential"]}}, f, separators=(",", ":"))
+
+
+# Layouts: 1,000 photos in 3 columns, bare and with a title and tags.
+def photo(i, extra):
+    base = {"id": f"photo-{i:05d}", "aspectRatio": round(1.0 + (i % 7) / 10, 1)}
+    return {**base, "title": f"Photo number {i}", "tags": ["a", "b"]} if extra else base
+
+
+for name, extra in (("layout-tiny", False), ("layout-small", True)):
+    with open(f"{out}/{name}.json", "w") as f:
+        json.dump({"settings": {"containerWidth": 1024, "columns": 3}, "items": [photo(i, extra) for i in range(1000)]},
+                  f, separators=(",", ":"))
+
+with open(f"{out}/diff-layout.json", "w") as f:
+    def titled(i):
+        return {"id": f"photo-{i:05d}", "aspectRatio": round(1.0 + (i % 7) / 10, 1), "title": f"Photo number {i}"}
+    json.dump({"old": {"sections": [{"id": "photos", "items": [titled(i) for i in range(1000)]}]},
+               "new": {"sections": [{"id": "photos", "items": [titled(i) for i in range(5, 1005)]}]},
+               "options": {"layouts": [{"section": "photos", "settings": {"containerWidth": 1024, "columns": 3}}]}},
+              f, separators=(",", ":"))
 
 
 def write(folder, request):

@@ -23,7 +23,7 @@ public enum RequestMemory {
     /// The bodies that ``diffBytesPerSmallBodyByte`` covers: those whose parse keeps its buffers (4 MiB).
     public static let smallBodyBytes = 4 << 20
     /// Peak bytes per body byte of a `POST /layout`, at most: the worst measured shape, tiny items in one column,
-    /// `pretty`, peaks at 5.8× its body at 16 MiB, 6.5× at 4.5 MiB and 8.7× at 1 MiB.
+    /// `pretty`, peaks at 5.8× its body at 16 MiB, 6.4× at 4.5 MiB and 8.8× at 1 MiB.
     public static let layoutBytesPerBodyByte = 10
     /// The bytes above which a `/diff` answer is written while it is sent (``DiffEndpoint``), for a body of
     /// `bodyBytes` bytes: twice the body, and at least 1 MiB. A larger answer would hold more than what it is
