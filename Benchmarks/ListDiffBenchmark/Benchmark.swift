@@ -149,13 +149,13 @@ enum Benchmark {
         report("ListDiff, one section + sequential rendering", sequential, note: "\(renderedCount) operations")
     }
 
-    /// DifferenceKit's recipe with deterministic UUID-like ids.
     /// The diff that `--once-100k` counts: its own function, for callgrind's `--toggle-collect=*diffOnce*`.
     @inline(never)
     static func diffOnce(_ source: [BenchItem], _ target: [BenchItem]) -> Int {
         try! SectionedDifference(from: source, to: target).counts.elementMoved
     }
 
+    /// DifferenceKit's recipe with deterministic UUID-like ids.
     static func makeLists(_ recipe: Case, using generator: inout SplitMix) -> ([BenchItem], [BenchItem]) {
         func fresh() -> BenchItem { BenchItem(id: uuidString(&generator), content: Int(generator.next() % 1000)) }
         let source = (0..<recipe.count).map { _ in fresh() }

@@ -177,6 +177,13 @@ import Waterfall
         }
     }
 
+    /// Items decoded in the first walk (the settings first) list their errors after every error of the root's
+    /// members, those written after the items too, as a second walk's are listed.
+    @Test func itemErrorsOfTheFirstWalkFollowTheRootErrors() throws {
+        let body = #"{"settings": {"containerWidth": 300}, "items": [{"id": "a", "aspectRatio": "x"}], "pageSize": "y", "extra": 1}"#
+        #expect(try errorPaths(body) == ["pageSize", "extra", "items[0].aspectRatio"])
+    }
+
     /// The answer is reserved once: its estimate is at least what is written, whatever the ids and the numbers.
     @Test(arguments: [false, true])
     func answerFitsItsReservation(pretty: Bool) throws {
