@@ -183,15 +183,13 @@ struct SectionLayouts {
     ) -> MeasuredSection {
         let droppedItems = droppedItems(of: section, dropped)
         let itemsPath = itemsPath(of: section, in: snapshot, role: role)
-        let items = snapshot.sections[section].items
-        let keptCount = items.count - droppedItems.count
+        let keptCount = snapshot.sections[section].items.count - droppedItems.count
         var measuring = ItemMeasuring(geometry: geometry, pageLength: pageSize, maximumItemCount: keptCount)
         var indices: [Int32] = []
         if measuring.isValid { indices.reserveCapacity(min(pageSize ?? keptCount, keptCount)) }
-        for index in items.indices where !droppedItems.contains(index) {
-            let decoded = items[index].json.read {
-                WaterfallItem.decode($0, path: JSONPath.element(index, of: itemsPath), errors: &errors)
-            }
+        snapshot.readItems(ofSection: section) { item, index in
+            guard !droppedItems.contains(index) else { return }
+            let decoded = WaterfallItem.decode(item, path: JSONPath.element(index, of: itemsPath), errors: &errors)
             if measuring.add(decoded) { indices.append(Int32(index)) }
         }
         return MeasuredSection(
@@ -206,15 +204,14 @@ struct SectionLayouts {
         paths: WaterfallSettingPaths, to errors: inout FieldErrors
     ) {
         let droppedItems = droppedItems(of: section.section, dropped)
-        let items = snapshot.sections[section.section].items
         var decodingErrors = FieldErrors()  // (recorded already)
         var decodedCount = 0  // (an item's violations are numbered among the items that decoded)
-        for index in items.indices where !droppedItems.contains(index) {
+        snapshot.readItems(ofSection: section.section) { item, index in
             guard
-                let decoded = items[index].json.read({
-                    WaterfallItem.decode($0, path: JSONPath.element(index, of: section.itemsPath), errors: &decodingErrors)
-                })
-            else { continue }
+                !droppedItems.contains(index),
+                let decoded = WaterfallItem.decode(
+                    item, path: JSONPath.element(index, of: section.itemsPath), errors: &decodingErrors)
+            else { return }
             errors.add(decoded.violations(index: decodedCount), paths: paths) { _ in
                 JSONPath.element(index, of: section.itemsPath)
             }

@@ -96,6 +96,7 @@ enum DiffRequestSchema {
         if cursor.expect(object: true) {
             let start = cursor.enter()
             var hasSections = false, hasItems = false
+            var bareItemCount = 0
             while let name = cursor.nextMember() {
                 if name == "sections" {
                     if hasSections {
@@ -106,7 +107,7 @@ enum DiffRequestSchema {
                     }
                     hasSections = true
                 } else if name == "items" {
-                    if hasItems { cursor.reportRepeated(name) } else { bareItems(cursor, &contents) }
+                    if hasItems { cursor.reportRepeated(name) } else { bareItemCount = cursor.probeEach(idMember: idMember) }
                     hasItems = true
                 } else {
                     cursor.report(.unknownSnapshotMember, at: name.offset)
@@ -117,6 +118,11 @@ enum DiffRequestSchema {
                 cursor.report(.sectionsAndItems, at: start)
             } else if !hasSections && !hasItems {
                 cursor.reportMissing("sections")
+            } else if hasItems {
+                // One section without id or content (`{}`), whose text is the snapshot's: the object that holds
+                // its items, as a section's own object does.
+                let text = start ..< cursor.endOfLeft(start)
+                add(cursor, id: nil, itemCount: bareItemCount, text: text, contentFrom: contents.bytes.count, &contents)
             }
         }
         let sectionEnd = cursor.endGroup()
@@ -160,16 +166,11 @@ enum DiffRequestSchema {
         add(cursor, id: id, itemCount: itemCount ?? 0, text: start ..< end, contentFrom: contentStart, &contents)
     }
 
-    /// A snapshot's bare `items`: one section without id, text or content (`{}`).
-    private static func bareItems(_ cursor: RequestCursor, _ contents: inout CanonicalEncoder) {
-        let itemCount = cursor.probeEach(idMember: idMember)
-        add(cursor, id: nil, itemCount: itemCount, text: nil, contentFrom: contents.bytes.count, &contents)
-    }
-
-    /// Records a section whose content is `contents` from `contentStart` on (nothing: `{}`), or drops that content
-    /// when the record is not kept (the walk has found a violation: the request is refused).
+    /// Records a section whose text (the object holding its items) is `text` and whose content is `contents` from
+    /// `contentStart` on (nothing: `{}`), or drops that content when the record is not kept (the walk has found a
+    /// violation: the request is refused).
     private static func add(
-        _ cursor: RequestCursor, id: RequestCursor.ID?, itemCount: Int, text: Range<Int>?, contentFrom contentStart: Int,
+        _ cursor: RequestCursor, id: RequestCursor.ID?, itemCount: Int, text: Range<Int>, contentFrom contentStart: Int,
         _ contents: inout CanonicalEncoder
     ) {
         let content = contentStart ..< contents.bytes.count

@@ -5,10 +5,10 @@
 final class RequestText: Sendable {
     /// The body; its spare capacity is the padding simdjson may read.
     private let bytes: [UInt8]
-    /// Where the object of each section of the body lies, in the order the parse met them (both snapshots'):
-    /// the offset in the low 32 bits and the length in the high 32 (8 bytes a section; the body is under 4 GiB).
-    /// Kept only for a request whose answer copies sections whole or compares their members (see
-    /// ``section(_:)``); `nil` otherwise.
+    /// Where the object of each section of the body lies (a bare item list's: its snapshot's), in the order the
+    /// parse met them (both snapshots'): the offset in the low 32 bits and the length in the high 32 (8 bytes a
+    /// section; the body is under 4 GiB). Kept only for a request whose answer copies sections whole, compares
+    /// their members or lays them out (see ``section(_:)``); `nil` otherwise.
     private let sectionPlaces: [UInt64]?
     /// The ids written with escapes, unescaped (UTF-8), one after another; ``WireItem`` and ``WireSection`` refer
     /// to them.
@@ -36,12 +36,13 @@ final class RequestText: Sendable {
     /// Packs the place of a section's object for ``sectionPlaces``.
     static func sectionPlace(offset: UInt32, length: UInt32) -> UInt64 { UInt64(offset) | UInt64(length) << 32 }
 
-    /// Where the object of the body's section `index` (in the order the parse met them) lies.
+    /// Where the object of the body's section `index` (in the order the parse met them) lies: the section's
+    /// object, or for a bare item list its snapshot's.
     ///
-    /// - Precondition: The places were kept: the request asks for a JSON Patch or the changed members.
+    /// - Precondition: The places were kept: the request asks for a JSON Patch, the changed members or layouts.
     func section(_ index: Int) -> Range<Int> {
         guard let sectionPlaces else {
-            preconditionFailure("sections' texts are kept only for a request asking for jsonPatch or changedMembers")
+            preconditionFailure("sections' texts are kept only for a request asking for jsonPatch, changedMembers or layouts")
         }
         let place = sectionPlaces[index]
         let offset = Int(UInt32(truncatingIfNeeded: place))

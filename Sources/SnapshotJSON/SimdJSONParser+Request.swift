@@ -43,8 +43,8 @@ extension SimdJSONParser {
                 }
                 guard errors.isEmpty else { return .failure(.invalid(errors.errors, omitted: errors.count - errors.errors.count)) }
             }
-            // Where sections lie is read only by the renderings that copy or compare their texts.
-            let sectionPlaces = !options.readsMembers ? nil :
+            // Where sections lie is read only by the renderings that copy or compare their texts, and by layouts.
+            let sectionPlaces = !options.readsMembers && options.layouts.isEmpty ? nil :
                 UnsafeBufferPointer(start: result.sections, count: result.sectionCount).map {
                     RequestText.sectionPlace(offset: $0.textOffset, length: $0.textLength)
                 }
@@ -631,9 +631,10 @@ struct RequestCursor {
         encoder.appendMember(name.bytes.array, nameOffset: name.offset, &reader)
     }
 
-    /// Records a section with its id (if any), its item count, its text (if any) and where its content's encoding
-    /// lies, while the walk has found no violation; returns whether it was recorded.
-    func addSection(id: ID?, itemCount: Int, text: Range<Int>?, content: Range<Int>) -> Bool {
+    /// Records a section with its id (if any), its item count, its text (the object that holds its items: its
+    /// own, or a bare item list's snapshot) and where its content's encoding lies, while the walk has found no
+    /// violation; returns whether it was recorded.
+    func addSection(id: ID?, itemCount: Int, text: Range<Int>, content: Range<Int>) -> Bool {
         var record = CSimdJSON_Section()
         if let id {
             record.id = id.read.packed
@@ -641,10 +642,8 @@ struct RequestCursor {
             record.idInInput = id.read.inInput
         }
         record.itemCount = UInt32(itemCount)  // (fewer than 2^29 items: see WireItem)
-        if let text {
-            record.textOffset = UInt32(text.lowerBound)
-            record.textLength = UInt32(text.count)
-        }
+        record.textOffset = UInt32(text.lowerBound)
+        record.textLength = UInt32(text.count)
         // (Under 4 GiB: readRequest refuses a body whose contents could reach that, before the walk.)
         record.contentOffset = UInt32(truncatingIfNeeded: content.lowerBound)
         record.contentLength = UInt32(truncatingIfNeeded: content.count)

@@ -46,6 +46,23 @@ public struct Snapshot: Hashable, Sendable {
         return JSONText(text: text, range: text.section(firstSection + index))
     }
 
+    /// Reads the items of the section at `index` in one walk of the object that holds them (the section's own,
+    /// or the snapshot's for a bare item list), calling `body` with a reader at each item (valid during the call;
+    /// see ``JSONReader``) and its index in the section.
+    ///
+    /// - Precondition: `index` is a section's, and the snapshot was read from a `/diff` body whose request asks
+    ///   for layouts, a JSON Patch or the changed members (the parse keeps where sections lie only then).
+    /// - Complexity: O(*n*) in the object's length (it is parsed again), besides what `body` does.
+    public func readItems(ofSection index: Int, _ body: (inout JSONReader, Int) -> Void) {
+        guard let text else { preconditionFailure("a snapshot not read from a body has no item texts") }
+        precondition(index >= 0 && index < sections.count, "section index out of range")
+        JSONText(text: text, range: text.section(firstSection + index)).read { reader in
+            reader.members { reader, name in
+                if name == "items" { reader.elements(body) }  // (the other members are moved past)
+            }
+        }
+    }
+
     /// Whether the snapshot was written in the bare `{"items": [...]}` form.
     public var isBareItemList: Bool {
         sections.count == 1 && sections[0].id == .implicit

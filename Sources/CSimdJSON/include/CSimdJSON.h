@@ -133,7 +133,7 @@ typedef struct CSimdJSON_Section {
     uint32_t contentOffset;
     uint32_t contentLength;
     uint32_t itemCount;
-    /** The section's JSON text in the input, from its '{' to its '}' (both 0 for a section without a text). */
+    /** Where the caller keeps the section's JSON text in the input (this file does not read it). */
     uint32_t textOffset;
     uint32_t textLength;
     /** CSimdJSON_IDNone for a section without an id, or a missing or invalid one. */
