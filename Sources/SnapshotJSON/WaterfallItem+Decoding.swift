@@ -35,7 +35,8 @@ extension WaterfallItem {
             }
         }
         guard errors.count == before else { return nil }
-        let given = [aspectRatio != nil, width != nil || height != nil, fixedHeight != nil].filter { $0 }.count
+        // (Counted without an array: that allocated one per item.)
+        let given = (aspectRatio != nil ? 1 : 0) + (width != nil || height != nil ? 1 : 0) + (fixedHeight != nil ? 1 : 0)
         if given == 0 {
             errors.add(path(), "missing size: give aspectRatio, width and height, or fixedHeight")
             return nil
