@@ -181,19 +181,18 @@ func microHTTPAccessHandler(
         // on unread bytes would reset the connection and lose it).
         if state.admitted {
             state.phase = .readingBody
-            // The body must now arrive within the request timeout.
-            let receiving = state.connection?.guarded.withLock { guarded in
-                guard !guarded.cut else { return false }
-                guarded.deadline = ContinuousClock.now.advanced(by: context.requestTimeout)
-                return true
-            }
-            if receiving == false { return .NO }
         } else {
             state.body = []
             state.phase = .discardingBody
             state.discardReason = .overBudget
         }
-        return .YES
+        // The body, kept or thrown away, must now arrive within the request timeout.
+        let receiving = state.connection?.guarded.withLock { guarded in
+            guard !guarded.cut else { return false }
+            guarded.deadline = ContinuousClock.now.advanced(by: context.requestTimeout)
+            return true
+        }
+        return receiving == false ? .NO : .YES
 
     case .readingBody, .discardingBody:
         // Cut at its deadline (the janitor answered 408): close.

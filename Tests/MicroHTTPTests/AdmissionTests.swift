@@ -95,6 +95,42 @@ private let heavyBody = [UInt8](repeating: UInt8(ascii: "x"), count: 2048)
         }
     }
 
+    /// A refused request's body is read and thrown away before its 503; when that body stops arriving, the
+    /// request timeout still holds: 408 and a clean close, not a connection held open until the idle timeout.
+    /// (Its deadline, stopped while it waited for memory, was started again only for an admitted request.)
+    @Test func refusedRequestWhoseBodyStallsIsAnsweredRequestTimeout() throws {
+        let gate = Gate()
+        var configuration = oneThreadEach()
+        configuration.memoryBudget = MemoryBudget(capacity: 10_000)
+        configuration.memoryEstimate = { _, path, _ in path == "/hold" ? 6_000 : 5_000 }
+        configuration.admissionTimeout = .milliseconds(200)
+        configuration.requestTimeout = .seconds(1)
+        configuration.connectionTimeout = .seconds(120)  // (the idle timeout: far beyond the client's wait)
+        try withServer(configuration, handler: { request in
+            if request.path == "/hold" { gate.pass() }
+            return echo(request)
+        }) { server, port in
+            let holder = try TestClient(port: port)
+            try holder.send(TestClient.requestBytes("POST", "/hold", body: heavyBody))
+            #expect(eventually { gate.arrived == 1 })
+            var held = true
+            defer { if held { gate.open() } }  // (also when a step below throws: the server can then stop)
+
+            let stalled = try TestClient(port: port, timeout: 30)
+            try stalled.send("POST /other HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\nx")
+            let response = try stalled.readResponse()
+            #expect(response.status == 408)
+            #expect(response.header("Connection") == "close")
+            #expect(try stalled.waitForCleanClose())
+            #expect(server.configuration.memoryBudget.refusedCount == 1)
+
+            gate.open()
+            held = false
+            #expect(try holder.readResponse().status == 200)
+            #expect(eventually { server.configuration.memoryBudget.reservedBytes == 0 })
+        }
+    }
+
     @Test func waitingRequestIsAdmittedWhenMemoryFrees() throws {
         let gate = Gate()
         let timeline = Timeline()
