@@ -13,7 +13,8 @@ extension HTTPServer {
         public var port: Int
         /// Worker threads; each owns its connections for life. Defaults to the online processor count.
         public var threads: Int
-        /// The most connections served at once; further clients are refused.
+        /// The most connections served at once; further clients wait in the kernel's listen backlog until one
+        /// closes.
         public var connectionLimit: Int
         /// Bytes each connection may use for the request head, buffering and response headers.
         ///
