@@ -288,6 +288,33 @@ def gen_diff_with_layout(n):
             {"items": 2 * n, "sections": 2, "values": 4 * n + 2})
 
 
+def gen_diff_bare_layout(n):
+    """An empty old list and a bare new list of n photos filling the body, laid out in 64 columns: the layout reads
+    the new snapshot's whole object again (one walk of its items)."""
+    options = {"layouts": [{"section": None, "settings": {"containerWidth": 1024, "scale": 1, "columns": 64,
+                                                          "columnSpacing": 0, "itemSpacing": 0}}]}
+    return diff_body("[]", "[%s]" % photo_side(range(n), False), options), {"items": n, "sections": 2, "values": 2 * n}
+
+
+def gen_diff_many_sections_layout(n):
+    """n one-photo sections a side, new shuffled, one of them laid out: where every section lies is kept for the
+    layout (8 bytes a section)."""
+    def side(order, ratio):
+        return "[%s]" % ",".join('{"id":%d,"items":[{"id":%d,"aspectRatio":%s}]}' % (i, i, ratio) for i in order)
+    options = {"layouts": [{"section": 0, "settings": {"containerWidth": 1024, "columns": 2}}]}
+    return (diff_body(side(range(n), 1), side(shuffled(n, 3), 2), options, old_key="sections", new_key="sections"),
+            {"items": 2 * n, "sections": 2 * n, "values": 4 * n})
+
+
+def gen_diff_section_content_layout(n):
+    """A new section of one photo whose content is an array of n ones, laid out: the layout walks the section's
+    whole object again, its content too."""
+    new = '[{"id":1,"items":[{"id":1,"aspectRatio":1}],"content":[%s]}]' % ",".join("1" for _ in range(n))
+    options = {"layouts": [{"section": 1, "settings": {"containerWidth": 1024, "columns": 2}}]}
+    return (diff_body("[]", new, options, old_key="sections", new_key="sections"),
+            {"items": 1, "sections": 1, "values": n + 3})
+
+
 def gen_diff_everything(n):
     """As diff-with-layout (1 column), with every rendering, changedMembers, ids and pretty: the largest answer
     per body byte found (every item moved, updated and laid out, each change named by id, indented)."""
@@ -461,6 +488,9 @@ SHAPES = {
     "diff-dense-options": ("/diff", gen_diff_dense_options, True),
     "layout-dense-items": ("/layout", gen_layout_dense_items, True),
     "diff-dense-layouts": ("/diff", gen_diff_dense_layouts, True),
+    "diff-bare-layout": ("/diff", gen_diff_bare_layout, True),
+    "diff-many-sections-layout": ("/diff", gen_diff_many_sections_layout, True),
+    "diff-section-content-layout": ("/diff", gen_diff_section_content_layout, True),
     "layout-empty-items": ("/layout", gen_layout_empty_items, True),
     "layout-item-array": ("/layout", gen_layout_item_array, True),
     "diff-layout-item-array": ("/diff", gen_diff_layout_item_array, True),

@@ -51,7 +51,7 @@ enum DiffRequestSchema {
     /// The most records a body of `bodyLength` bytes without violations holds, which the walk of a large body
     /// reserves at once (no record is kept after the first violation): an item is at least `{"id":0}` and a
     /// separator (9 bytes); a section at least `{"id":0,"items":[]}` and a separator (20 bytes), and each
-    /// snapshot may be bare items, one section without a text.
+    /// snapshot may be bare items, one section (whose text is the snapshot's object).
     static func reservations(bodyLength: Int) -> (items: Int, sections: Int) {
         (bodyLength / 9 + 1, maximumSections(bodyLength: bodyLength))
     }

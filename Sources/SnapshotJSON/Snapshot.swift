@@ -50,6 +50,12 @@ public struct Snapshot: Hashable, Sendable {
     /// or the snapshot's for a bare item list), calling `body` with a reader at each item (valid during the call;
     /// see ``JSONReader``) and its index in the section.
     ///
+    /// A section's items cannot be found from the items alone: an item whose bytes repeat its counterpart's in the
+    /// other snapshot refers to that one's text (``WireItem/json``).
+    ///
+    /// - Parameters:
+    ///   - index: The section's index in ``sections``.
+    ///   - body: Called for each item in order, with a reader at its object and its index in the section.
     /// - Precondition: `index` is a section's, and the snapshot was read from a `/diff` body whose request asks
     ///   for layouts, a JSON Patch or the changed members (the parse keeps where sections lie only then).
     /// - Complexity: O(*n*) in the object's length (it is parsed again), besides what `body` does.

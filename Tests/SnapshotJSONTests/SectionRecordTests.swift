@@ -46,9 +46,12 @@ import Testing
         #expect(DiffRequestSchema.maximumSections(bodyLength: body.count) <= body.count / 20 + 2)
     }
 
-    /// The texts of the sections are kept when the answer copies or compares them, and read back object by
-    /// object, in both snapshots.
-    @Test(arguments: [#"{"renderings":["jsonPatch"]}"#, #"{"changedMembers":true}"#])
+    /// The texts of the sections are kept when the answer copies or compares them, or lays one out, and read back
+    /// object by object, in both snapshots.
+    @Test(arguments: [
+        #"{"renderings":["jsonPatch"]}"#, #"{"changedMembers":true}"#,
+        #"{"layouts":[{"section":"b","settings":{"containerWidth":300}}]}"#,
+    ])
     func sectionTextsReadBackWhenTheAnswerNeedsThem(options: String) throws {
         let old = #"{"id":1,"items":[{"id":1}]}"#, old2 = #"{ "items" : [], "id" : "b" , "t":2 }"#
         let new = #"{"id":"b","t":3,"items":[]}"#
@@ -68,5 +71,29 @@ import Testing
         let request = try parseDiffRequest(Array(body.utf8))
         #expect(request.old.text?.keepsSectionPlaces == false)
         #expect(request.new.text?.keepsSectionPlaces == false)
+    }
+
+    /// `Snapshot.readItems` walks one section's items in order with their indices: a section's among its other
+    /// members, and a bare list's, whose items here repeat the other snapshot's bytes (such an item refers to its
+    /// counterpart's text; the walk reads the list's own).
+    @Test func readItemsWalksASectionsItemsInOrder() throws {
+        let layouts = #"{"layouts":[{"section":"x","settings":{"containerWidth":300}}]}"#
+        let body = #"""
+            {"options": \#(layouts), "new": { "items" : [ {"id":2}, {"id":1, "a":[1]} ,{"id":3}] },
+             "old": {"sections": [{"t": {"items": [9]}, "items": [{"id":1, "a":[1]},{"id":2}], "id": "x"}, {"id": "y", "items": []}]}}
+            """#
+        let request = try parseDiffRequest(Array(body.utf8))
+        func ids(_ snapshot: Snapshot, _ section: Int) -> [[Int]] {
+            var read: [[Int]] = []
+            snapshot.readItems(ofSection: section) { item, index in
+                item.members { member, name in
+                    if name == "id", let id = member.integer() { read.append([index, id]) }
+                }
+            }
+            return read
+        }
+        #expect(ids(request.new, 0) == [[0, 2], [1, 1], [2, 3]])
+        #expect(ids(request.old, 0) == [[0, 1], [1, 2]])
+        #expect(ids(request.old, 1) == [])
     }
 }

@@ -133,7 +133,7 @@ typedef struct CSimdJSON_Section {
     uint32_t contentOffset;
     uint32_t contentLength;
     uint32_t itemCount;
-    /** Where the caller keeps the section's JSON text in the input (this file does not read it). */
+    /** Where the section's JSON text lies in the input, as the caller recorded it (the bridge only stores it). */
     uint32_t textOffset;
     uint32_t textLength;
     /** CSimdJSON_IDNone for a section without an id, or a missing or invalid one. */
