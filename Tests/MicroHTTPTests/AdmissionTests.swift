@@ -64,48 +64,20 @@ private let heavyBody = [UInt8](repeating: UInt8(ascii: "x"), count: 2048)
         }
     }
 
-    @Test func refusedRequestGets503WithRetryAfterAndNextIsServedOnceMemoryFrees() throws {
-        let gate = Gate()
-        var configuration = oneThreadEach()
-        configuration.memoryBudget = MemoryBudget(capacity: 10_000)
-        // The held request needs 6,000 bytes of the 10,000; any other 5,000: the two do not fit together.
-        configuration.memoryEstimate = { _, path, _ in path == "/hold" ? 6_000 : 5_000 }
-        configuration.admissionTimeout = .milliseconds(200)
-        try withServer(configuration, handler: { request in
-            if request.path == "/hold" { gate.pass() }
-            return echo(request)
-        }) { server, port in
-            let holder = try TestClient(port: port)
-            try holder.send(TestClient.requestBytes("POST", "/hold", body: heavyBody))
-            #expect(eventually { gate.arrived == 1 })
-
-            let refused = try TestClient(port: port).request("POST", "/other", body: Array("x".utf8))
-            #expect(refused.status == 503)
-            #expect(refused.header("Retry-After") == "1")
-            #expect(refused.header("Content-Type") == "application/problem+json")
-            #expect(refused.header("Connection") == "close")
-            #expect(server.configuration.memoryBudget.refusedCount == 1)
-
-            gate.open()
-            #expect(try holder.readResponse().status == 200)
-            #expect(eventually { server.configuration.memoryBudget.reservedBytes == 0 })
-            let served = try TestClient(port: port).request("POST", "/other", body: Array("x".utf8))
-            #expect(served.status == 200)
-            #expect(served.text == "x")
-        }
-    }
-
-    /// A refused request's body is read and thrown away before its 503; when that body stops arriving, the
-    /// request timeout still holds: 408 and a clean close, not a connection held open until the idle timeout.
-    /// (Its deadline, stopped while it waited for memory, was started again only for an admitted request.)
-    @Test func refusedRequestWhoseBodyStallsIsAnsweredRequestTimeout() throws {
+    /// Runs `body` against a server whose budget of 10,000 bytes a request to `/hold` holds (6,000, its handler
+    /// waiting), so that any other request (5,000) does not fit beside it and waits at most 200 ms for room.
+    /// `release` lets the held request finish and checks it was answered and its memory given back; the held
+    /// request is let go also when `body` throws, so that the server can stop.
+    private func withBudgetHeld(
+        _ configure: (inout HTTPServer.Configuration) -> Void = { _ in },
+        _ body: (_ server: HTTPServer, _ port: Int, _ release: () throws -> Void) throws -> Void
+    ) throws {
         let gate = Gate()
         var configuration = oneThreadEach()
         configuration.memoryBudget = MemoryBudget(capacity: 10_000)
         configuration.memoryEstimate = { _, path, _ in path == "/hold" ? 6_000 : 5_000 }
         configuration.admissionTimeout = .milliseconds(200)
-        configuration.requestTimeout = .seconds(1)
-        configuration.connectionTimeout = .seconds(120)  // (the idle timeout: far beyond the client's wait)
+        configure(&configuration)
         try withServer(configuration, handler: { request in
             if request.path == "/hold" { gate.pass() }
             return echo(request)
@@ -114,8 +86,42 @@ private let heavyBody = [UInt8](repeating: UInt8(ascii: "x"), count: 2048)
             try holder.send(TestClient.requestBytes("POST", "/hold", body: heavyBody))
             #expect(eventually { gate.arrived == 1 })
             var held = true
-            defer { if held { gate.open() } }  // (also when a step below throws: the server can then stop)
+            defer { if held { gate.open() } }
+            let release: () throws -> Void = {
+                gate.open()
+                held = false
+                let answer = try holder.readResponse()
+                #expect(answer.status == 200)
+                #expect(eventually { server.configuration.memoryBudget.reservedBytes == 0 })
+            }
+            try body(server, port, release)
+        }
+    }
 
+    @Test func refusedRequestGets503WithRetryAfterAndNextIsServedOnceMemoryFrees() throws {
+        try withBudgetHeld { server, port, release in
+            let refused = try TestClient(port: port).request("POST", "/other", body: Array("x".utf8))
+            #expect(refused.status == 503)
+            #expect(refused.header("Retry-After") == "1")
+            #expect(refused.header("Content-Type") == "application/problem+json")
+            #expect(refused.header("Connection") == "close")
+            #expect(server.configuration.memoryBudget.refusedCount == 1)
+
+            try release()
+            let served = try TestClient(port: port).request("POST", "/other", body: Array("x".utf8))
+            #expect(served.status == 200)
+            #expect(served.text == "x")
+        }
+    }
+
+    /// A refused request's body is read and thrown away before its 503; when that body stops arriving, the
+    /// request timeout still holds: 408 and a clean close, not a connection held open until the idle timeout
+    /// (its deadline stops while it waits for memory and starts again for its body, admitted or refused).
+    @Test func refusedRequestWhoseBodyStallsIsAnsweredRequestTimeout() throws {
+        try withBudgetHeld({ configuration in
+            configuration.requestTimeout = .seconds(1)
+            configuration.connectionTimeout = .seconds(120)  // (the idle timeout: far beyond the client's wait)
+        }) { server, port, release in
             let stalled = try TestClient(port: port, timeout: 30)
             try stalled.send("POST /other HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\nx")
             let response = try stalled.readResponse()
@@ -123,11 +129,7 @@ private let heavyBody = [UInt8](repeating: UInt8(ascii: "x"), count: 2048)
             #expect(response.header("Connection") == "close")
             #expect(try stalled.waitForCleanClose())
             #expect(server.configuration.memoryBudget.refusedCount == 1)
-
-            gate.open()
-            held = false
-            #expect(try holder.readResponse().status == 200)
-            #expect(eventually { server.configuration.memoryBudget.reservedBytes == 0 })
+            try release()
         }
     }
 
