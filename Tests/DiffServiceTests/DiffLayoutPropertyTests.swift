@@ -2,10 +2,10 @@
 import Testing
 import TestSupport
 
-/// `options.layouts` of `/diff` over random requests: however a snapshot is written (bare or in sections, members
-/// in any order, whitespace anywhere, content members, ids repeated under keepFirst), a section's layout is the
-/// `/layout` answer for the items the diff keeps of it, and its `changedFrames` are the ids on that page whose frame
-/// differs from their frame in the old section's whole layout.
+/// `options.layouts` of `/diff` over random requests: however a snapshot is written (bare or in sections, the two
+/// snapshots in either form, members in any order at every level, whitespace anywhere, content members, ids
+/// repeated under keepFirst), a section's layout is the `/layout` answer for the items the diff keeps of it, and its
+/// `changedFrames` are the ids on that page whose frame differs from their frame in the old section's whole layout.
 @Suite struct DiffLayoutPropertyTests {
     private static let settings = #"{"containerWidth": 375, "columns": 3, "columnSpacing": 4, "itemSpacing": 2}"#
     private static let cursors = CursorCodec(secret: "diff-layout-property-test-key")
@@ -86,14 +86,16 @@ import TestSupport
         var random = SplitMix(seed: UInt64(seed) &* 0x9E37_79B9_7F4A_7C15 &+ 1)
         let bare = seed % 4 == 0
         let target: String? = bare ? nil : ["a", "b", "c", "d"][Int.random(in: 0 ..< 4, using: &random)]
-        let old = Self.snapshot(bare: bare, target: target, &random)
+        // (Now and then the old snapshot in the other form: no section of it is the laid-out one.)
+        let oldIsBare = seed % 7 == 3 ? !bare : bare
+        let old = Self.snapshot(bare: oldIsBare, target: oldIsBare == bare ? target : "none", &random)
         var new = Self.snapshot(bare: bare, target: target, &random)
         while new.items == nil { new = Self.snapshot(bare: bare, target: target, &random) }
         let pageSize: Int? = Bool.random(using: &random) ? Int.random(in: 1 ... 10, using: &random) : nil
         let section = target.map { "\"\($0)\"" } ?? "null"
         let page = pageSize.map { #", "pageSize": \#($0)"# } ?? ""
         let options = #"{"duplicates": "keepFirst", "layouts": [{"section": \#(section), "settings": \#(Self.settings)\#(page)}]}"#
-        let body = #"{"old": \#(old.text), "new": \#(new.text), "options": \#(options)}"#
+        let body = Self.object([("old", old.text), ("new", new.text), ("options", options)], &random)
         let response = DiffEndpoint.respond(to: Array(body.utf8), cursors: Self.cursors)
         #expect(response.status == 200, "\(String(decoding: response.body, as: UTF8.self))")
         let laidOut = try #require(try JSON(parsing: response.body)["layouts"]?[0])
@@ -102,7 +104,7 @@ import TestSupport
         #expect(laidOut.removing("section").removing("changedFrames") == expected, "\(body)")
         // The old section is laid out whole; an item on the new page whose frame there differs has changed.
         var oldFrames: [Int: JSON] = [:]
-        if let oldItems = old.items {
+        if oldIsBare == bare, let oldItems = old.items {
             for placed in try Self.layout(Self.kept(oldItems), pageSize: nil)["items"]?.array ?? [] {
                 oldFrames[try #require(placed["id"]?.int)] = placed["frame"]
             }
