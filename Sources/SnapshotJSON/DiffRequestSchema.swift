@@ -107,7 +107,11 @@ enum DiffRequestSchema {
                     }
                     hasSections = true
                 } else if name == "items" {
-                    if hasItems { cursor.reportRepeated(name) } else { bareItemCount = cursor.probeEach(idMember: idMember) }
+                    if hasItems {
+                        cursor.reportRepeated(name)
+                    } else {
+                        bareItemCount = cursor.probeEach(idMember: idMember)
+                    }
                     hasItems = true
                 } else {
                     cursor.report(.unknownSnapshotMember, at: name.offset)

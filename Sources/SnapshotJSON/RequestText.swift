@@ -42,7 +42,8 @@ final class RequestText: Sendable {
     /// - Precondition: The places were kept: the request asks for a JSON Patch, the changed members or layouts.
     func section(_ index: Int) -> Range<Int> {
         guard let sectionPlaces else {
-            preconditionFailure("sections' texts are kept only for a request asking for jsonPatch, changedMembers or layouts")
+            preconditionFailure(
+                "sections' texts are kept only for a request asking for jsonPatch, changedMembers or layouts")
         }
         let place = sectionPlaces[index]
         let offset = Int(UInt32(truncatingIfNeeded: place))

@@ -36,7 +36,8 @@ extension WaterfallItem {
         }
         guard errors.count == before else { return nil }
         // (Counted, not filtered from an array: no allocation per item.)
-        let given = (aspectRatio != nil ? 1 : 0) + (width != nil || height != nil ? 1 : 0) + (fixedHeight != nil ? 1 : 0)
+        let given =
+            (aspectRatio != nil ? 1 : 0) + (width != nil || height != nil ? 1 : 0) + (fixedHeight != nil ? 1 : 0)
         if given == 0 {
             errors.add(path(), "missing size: give aspectRatio, width and height, or fixedHeight")
             return nil
