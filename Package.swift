@@ -68,7 +68,10 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ],
-            resources: [.embedInCode("Resources/openapi.yaml")]
+            resources: [
+                .embedInCode("Resources/openapi.yaml"), .embedInCode("Resources/playground.html"),
+                .embedInCode("Resources/playground.js"), .embedInCode("Resources/playground.css"),
+            ]
         ),
         .executableTarget(
             name: "snapdiff",

@@ -11,7 +11,8 @@ struct Route: Sendable {
     var method: String
     /// The `route` label of the path's metrics.
     var metricsLabel: String
-    /// The route's name among the links of `GET /`, or `nil` when the index does not link it (the index itself).
+    /// The route's name among the links of `GET /`, or `nil` when the index does not link it (the index itself, and
+    /// the playground's script and style sheet, which the page links).
     var link: String?
     /// Peak bytes a request here needs per byte of its body, at most (``RequestMemory``).
     var memoryPerBodyByte: Int

@@ -23,6 +23,9 @@ extension ServiceRouter {
         Route("GET", "/openapi.yaml", link: "openapi", extraMemory: OpenAPIDocument.bytes.count) { _, _ in
             HTTPResponse(status: 200, headers: ["Content-Type": "application/yaml"], body: OpenAPIDocument.bytes)
         },
+        playground(PlaygroundPage.html, link: "playground"),
+        playground(PlaygroundPage.script, link: nil),
+        playground(PlaygroundPage.styleSheet, link: nil),
         Route("GET", "/healthz", link: "health") { _, _ in json(#"{"status":"ok"}"#) },
         Route("GET", "/readyz", link: "ready") { router, _ in router.ready() },
         Route("GET", "/metrics", link: "metrics") { router, _ in
@@ -31,6 +34,11 @@ extension ServiceRouter {
                 body: router.metrics.exposition(budget: router.budget))
         },
     ]
+
+    /// The route that serves one of the playground's assets.
+    private static func playground(_ asset: PlaygroundPage.Asset, link: String?) -> Route {
+        Route("GET", asset.path, link: link, extraMemory: asset.bytes.count) { _, _ in asset.response }
+    }
 
     /// The position in ``routes`` of each path.
     private static let positions = Dictionary(uniqueKeysWithValues: routes.indices.map { (routes[$0].path, $0) })

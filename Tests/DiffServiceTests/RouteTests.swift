@@ -17,9 +17,10 @@ import Testing
                 index["links"]
                     == .object([
                         "diff": .string("/diff"), "layout": .string("/layout"), "openapi": .string("/openapi.yaml"),
-                        "health": .string("/healthz"), "ready": .string("/readyz"), "metrics": .string("/metrics"),
+                        "playground": .string("/playground"), "health": .string("/healthz"), "ready": .string("/readyz"),
+                        "metrics": .string("/metrics"),
                     ]))
-            for link in ["/openapi.yaml", "/healthz", "/readyz", "/metrics"] {
+            for link in ["/openapi.yaml", "/playground", "/healthz", "/readyz", "/metrics"] {
                 #expect(try client.request("GET", link).status == 200, "\(link)")
             }
         }
