@@ -147,10 +147,13 @@ public struct WaterfallGeometry: Hashable, Sendable {
         return height(ofValid: item)
     }
 
-    /// The height of an item whose ``WaterfallItem/violations(index:)`` are none.
+    /// The height in pixels of an item whose ``WaterfallItem/violations(index:)`` are none, never less than one
+    /// pixel.
     ///
     /// Exact on the decimals given: ⌊width ÷ ratio⌋, ⌊height × width ÷ modelWidth⌋ or the fixed height
-    /// rounded to the nearest pixel, plus the extra height rounded to the nearest pixel.
+    /// rounded to the nearest pixel, plus the extra height rounded to the nearest pixel; a sum below one pixel
+    /// (a panorama in a narrow column: `aspectRatio` 100 in a column of 90 pixels floors to 0) is one pixel, so
+    /// every item has a frame a client can draw and hit-test, and no two items of a column share a `y`.
     func height(ofValid item: WaterfallItem) -> Int {
         let width = item.isFullWidth ? fullWidthDecimal : columnWidthDecimal
         let content =

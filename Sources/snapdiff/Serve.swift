@@ -6,7 +6,7 @@ import Logging
 /// `snapdiff serve`: the HTTP service. Every flag has an environment variable (the flag wins).
 struct Serve: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Start the HTTP service (POST /diff, POST /layout, GET /healthz, /readyz, /metrics, /openapi.yaml).",
+        abstract: "Start the HTTP service (POST /diff, POST /layout, GET /playground, /healthz, /readyz, /metrics, /openapi.yaml).",
         discussion: """
             Every option can also be set by an environment variable (SNAPDIFF_HOST, SNAPDIFF_PORT, \
             SNAPDIFF_THREADS, SNAPDIFF_MAX_BODY_BYTES, SNAPDIFF_CONNECTION_LIMIT, SNAPDIFF_CONNECTION_TIMEOUT, \

@@ -29,6 +29,8 @@ const animates = () => !reducedMotion.matches;
 // JSON with positions: the editors' text is sent as written, so the server's byte offsets and JSON paths can be
 // found again in it. parseJSON keeps every value's span, numbers' text (ids and exact values), and member order.
 
+const NUMBER = /-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?/y;
+
 class JSONSyntaxError extends Error {
   constructor(message, index) { super(message); this.index = index; }
 }
@@ -93,8 +95,9 @@ function parseJSON(text) {
       }
     }
     if (c === '"') return string();
-    const number = /^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?/.exec(text.slice(i, i + 400));
-    if (number && number[0].length > 0 && c !== undefined) {
+    NUMBER.lastIndex = i;
+    const number = NUMBER.exec(text);
+    if (number) {
       i += number[0].length;
       return { kind: "number", text: number[0], integer: !number[2] && !number[3], start, end: i };
     }
@@ -807,6 +810,7 @@ function setControls() {
   $("next-stage").disabled = player.busy || none || player.done === player.steps.length;
   $("play-all").disabled = player.busy || none || player.done === player.steps.length;
   $("play-mode").disabled = player.busy || !player.answer;
+  $("diff").disabled = player.busy;
   preview.dataset.state = !player.model ? "empty" : player.busy ? "animating" : player.done === player.steps.length ? "done" : "ready";
   preview.dataset.step = String(player.done);
   preview.dataset.steps = String(player.steps.length);
@@ -986,6 +990,7 @@ function resolveDiffPath(path) {
 }
 
 async function runDiff() {
+  if (player.busy) return; // a stage is still playing
   const options = diffOptions();
   const body = new Body().add('{"old":').add(oldEditor.text, oldEditor).add(',\n"new":').add(newEditor.text, newEditor)
     .add(`,\n"options":${JSON.stringify(options)}}`);
@@ -1017,8 +1022,16 @@ async function runDiff() {
     setControls();
     return;
   }
-  const oldTree = parseJSON(oldEditor.text);
-  const newTree = parseJSON(newEditor.text);
+  let oldTree;
+  let newTree;
+  try {
+    oldTree = parseJSON(oldEditor.text);
+    newTree = parseJSON(newEditor.text);
+  } catch (error) {
+    $("diff-status").textContent = `POST /diff answered 200, but this page cannot read the snapshots to play them: ${error.message}.`;
+    renderAnswer(answer);
+    return;
+  }
   const dropped = answer.droppedDuplicates;
   player.answer = answer;
   player.old = modelOf(oldTree, dropped && dropped.old);
