@@ -51,16 +51,14 @@ import json
 import os
 import random
 import shlex
-import signal
-import socket
-import subprocess
 import sys
-import tempfile
 import time
 from decimal import Decimal
 
 import jsonpatch
 import jsonpointer
+
+from snapdiff_server import Server
 
 # ---------------------------------------------------------------------------------------------------------
 # JSON: exact numbers, strict equality, an encoder for integers and decimal number tokens
@@ -642,54 +640,6 @@ REGRESSIONS = [
 # ---------------------------------------------------------------------------------------------------------
 # The service
 
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-class Server:
-    def __init__(self, binary):
-        self.port = free_port()
-        self.log = tempfile.TemporaryFile()
-        self.proc = subprocess.Popen([binary, "serve", "--port", str(self.port), "--log-level", "error"],
-                                     stdout=subprocess.DEVNULL, stderr=self.log)
-        deadline = time.time() + 15
-        while True:
-            try:
-                conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=2)
-                conn.request("GET", "/readyz")
-                if conn.getresponse().status == 200:
-                    conn.close()
-                    return
-                conn.close()
-            except OSError:
-                pass
-            if self.proc.poll() is not None or time.time() > deadline:
-                self.stop()
-                raise SystemExit(f"jsonpatch-check: the server did not become ready:\n{self.log_text()}")
-            time.sleep(0.05)
-
-    def log_text(self):
-        self.log.seek(0)
-        return self.log.read().decode(errors="replace")
-
-    def alive(self):
-        return self.proc.poll() is None
-
-    def stop(self, grace=20):
-        """SIGTERM; the exit status, or "hung (killed)"."""
-        if self.proc.poll() is not None:
-            return self.proc.returncode
-        self.proc.send_signal(signal.SIGTERM)
-        try:
-            return self.proc.wait(timeout=grace)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            self.proc.wait()
-            return "hung (killed)"
-
-
 class Client:
     """POST /diff on one keep-alive connection (a new one only if the server closed it)."""
 
@@ -1206,7 +1156,7 @@ def main():
             request.setdefault("options", {})["renderings"] = ["staged"]
         return request
 
-    server = Server(args.binary)
+    server = Server(args.binary, "jsonpatch-check")
     client = Client(server.port)
     failures, ran, skipped = [], 0, 0
     totals = {}

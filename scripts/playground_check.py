@@ -38,72 +38,23 @@ import http.client
 import json
 import os
 import random
-import signal
-import socket
-import subprocess
 import sys
-import tempfile
-import time
 
 from playwright.sync_api import sync_playwright
+
+from snapdiff_server import Server
 
 # ---------------------------------------------------------------------------------------------------------
 # The service
 
 
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-class Server:
-    def __init__(self, binary):
-        self.port = free_port()
-        self.log = tempfile.TemporaryFile()
-        self.proc = subprocess.Popen([binary, "serve", "--port", str(self.port), "--log-level", "error"],
-                                     stdout=subprocess.DEVNULL, stderr=self.log)
-        deadline = time.time() + 30
-        while True:
-            try:
-                conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=5)
-                conn.request("GET", "/readyz")
-                if conn.getresponse().status == 200:
-                    conn.close()
-                    return
-                conn.close()
-            except OSError:
-                pass
-            if self.proc.poll() is not None or time.time() > deadline:
-                self.stop()
-                raise SystemExit(f"playground-check: the server did not become ready:\n{self.log_text()}")
-            time.sleep(0.05)
-
-    @property
-    def origin(self):
-        return f"http://127.0.0.1:{self.port}"
-
-    def log_text(self):
-        self.log.seek(0)
-        return self.log.read().decode(errors="replace")
-
-    def request(self, method, path, body=None):
-        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=60)
-        headers = {"Content-Type": "application/json"} if body is not None else {}
-        conn.request(method, path, body=body, headers=headers)
-        response = conn.getresponse()
-        data = response.read()
-        conn.close()
-        return response.status, dict(response.getheaders()), data
-
-    def stop(self):
-        if self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGTERM)
-            try:
-                self.proc.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
+def request(server, method, path, body=None):
+    conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=60)
+    conn.request(method, path, body=body, headers={"Content-Type": "application/json"} if body is not None else {})
+    response = conn.getresponse()
+    data = response.read()
+    conn.close()
+    return response.status, dict(response.getheaders()), data
 
 
 class CheckFailed(Exception):
@@ -357,7 +308,7 @@ class Playground:
 
 def check_headers(server):
     for path, kind in [("/playground", "text/html"), ("/playground.js", "text/javascript"), ("/playground.css", "text/css")]:
-        status, headers, body = server.request("GET", path)
+        status, headers, body = request(server, "GET", path)
         expect(status == 200, f"GET {path}: {status}")
         expect(headers.get("Content-Type", "").startswith(kind), f"GET {path}: Content-Type {headers.get('Content-Type')}")
         policy = headers.get("Content-Security-Policy", "")
@@ -367,9 +318,9 @@ def check_headers(server):
         expect("unsafe-inline" not in policy and "unsafe-eval" not in policy and "http" not in policy,
                f"GET {path}: the CSP allows more than this origin: {policy!r}")
         expect(headers.get("X-Content-Type-Options") == "nosniff", f"GET {path}: no X-Content-Type-Options: nosniff")
-    status, _, body = server.request("GET", "/")
+    status, _, body = request(server, "GET", "/")
     expect(json.loads(body)["links"].get("playground") == "/playground", f"GET / does not link /playground: {body!r}")
-    _, _, html = server.request("GET", "/playground")
+    _, _, html = request(server, "GET", "/playground")
     expect(b"<script>" not in html and b" style=" not in html and b"http://" not in html and b"https://" not in html,
            "the page has inline script or style, or names another origin")
     print("headers: ok (CSP on the page, its script and its style sheet; GET / links /playground)")
@@ -649,7 +600,7 @@ def check_waterfall(browser, server, requests):
             page.wait_for_selector(f".wf-canvas[data-pages='{len(pages)}']")
             expect(canvas.get_attribute("data-moved") == "0", f"the page reports {canvas.get_attribute('data-moved')} moved items")
         expect(len(pages) >= 3 and len(drawn) == len(items), f"{len(pages)} pages drew {len(drawn)} of {len(items)} items")
-        status, _, whole = server.request("POST", "/layout", json.dumps({"settings": settings, "items": items}).encode())
+        status, _, whole = request(server, "POST", "/layout", json.dumps({"settings": settings, "items": items}).encode())
         expect(status == 200, f"/layout of every item: {status}")
         for item in json.loads(whole)["items"]:
             expect(drawn[str(item["id"])] == item["frame"], f"{item['id']}: page by page {drawn[str(item['id'])]}, at once {item['frame']}")
@@ -837,7 +788,7 @@ def main():
     arguments = parser.parse_args()
     seed = arguments.seed if arguments.seed is not None else random.randrange(2**32)
     print(f"playground-check: seed {seed}, {arguments.cases} random cases")
-    server = Server(arguments.binary)
+    server = Server(arguments.binary, "playground-check")
     requests = []
     try:
         with sync_playwright() as playwright:
