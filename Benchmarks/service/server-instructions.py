@@ -8,7 +8,7 @@ Deterministic to within 0.1 %, whatever the machine's load.
 
     python3 Benchmarks/service/make_requests.py /tmp/req
     python3 Benchmarks/service/server-instructions.py BINARY [--accept-encoding identity] [--body /tmp/req/small.json]
-                                                      [--path /layout]
+                                                      [--path /layout] [--log-level info]
 
 valgrind 3.19 cannot read the debug information of a Swift 6 release binary, so a copy stripped of it is
 profiled (`objcopy --strip-debug`); symbols stay. The callgrind files stay in --keep (for callgrind_annotate).
@@ -51,11 +51,11 @@ def drive(port, count, body, accept_encoding, path):
     connection.close()
 
 
-def instructions(binary, count, body, accept_encoding, path, out):
+def instructions(binary, count, body, accept_encoding, path, out, log_level):
     port = free_port()
     server = subprocess.Popen(
         ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", binary, "serve", "--threads", "1",
-         "--compute-threads", "1", "--port", str(port), "--log-level", "error"],
+         "--compute-threads", "1", "--port", str(port), "--log-level", log_level],
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         drive(port, count, body, accept_encoding, path)
@@ -72,6 +72,8 @@ def main():
     parser.add_argument("--body", default="/tmp/req/small.json")
     parser.add_argument("--accept-encoding", help="send this Accept-Encoding (default: none)")
     parser.add_argument("--path", default="/diff", help="the route posted to (default: /diff)")
+    parser.add_argument("--log-level", default="error",
+                        help="the server's --log-level: error (default) leaves the access log out, info counts it")
     parser.add_argument("--keep", default=tempfile.gettempdir(), help="directory for the callgrind files")
     args = parser.parse_args()
     body = open(args.body, "rb").read()
@@ -80,9 +82,10 @@ def main():
     totals = {}
     for count in (100, 400):
         out = os.path.join(args.keep, f"server-instructions.{count}.out")
-        totals[count] = instructions(stripped, count, body, args.accept_encoding, args.path, out)
+        totals[count] = instructions(stripped, count, body, args.accept_encoding, args.path, out, args.log_level)
     print(f"{args.binary}: {(totals[400] - totals[100]) / 300 / 1000:.1f} k instructions per request "
-          f"(POST {args.path}, {len(body)}-byte body, Accept-Encoding: {args.accept_encoding or 'none'}; "
+          f"(POST {args.path}, {len(body)}-byte body, Accept-Encoding: {args.accept_encoding or 'none'}, "
+          f"--log-level {args.log_level}; "
           f"callgrind files in {args.keep})")
 
 

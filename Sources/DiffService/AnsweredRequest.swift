@@ -22,14 +22,20 @@ struct AnsweredRequest {
     /// Who answered when it was not the service (`libmicrohttpd`).
     var answeredBy: String?
 
-    /// The request's log line's metadata.
+    /// The request's log line's metadata: `status`, `bytes_in`, `bytes_out` and `duration_ms` as numbers and
+    /// `streamed` as a boolean (``JSONLogHandler`` writes them as JSON numbers and booleans).
     var metadata: Logger.Metadata {
         var metadata: Logger.Metadata = [
-            "method": "\(method)", "path": "\(path)", "status": "\(status)", "duration_ms": "\(duration.milliseconds)",
+            "method": "\(method)", "path": "\(path)", "status": .stringConvertible(status),
+            "duration_ms": .stringConvertible(duration.milliseconds),
         ]
-        if let answerBytes { metadata["bytes_out"] = "\(answerBytes)" } else { metadata["streamed"] = "true" }
+        if let answerBytes {
+            metadata["bytes_out"] = .stringConvertible(answerBytes)
+        } else {
+            metadata["streamed"] = .stringConvertible(true)
+        }
         if let requestID { metadata["request_id"] = "\(requestID)" }
-        if let bodyBytes { metadata["bytes_in"] = "\(bodyBytes)" }
+        if let bodyBytes { metadata["bytes_in"] = .stringConvertible(bodyBytes) }
         if let reason { metadata["reason"] = "\(reason)" }
         if let answeredBy { metadata["answered_by"] = "\(answeredBy)" }
         return metadata

@@ -6,8 +6,12 @@ import ProcessRuntime
 /// (Kubernetes, Loki, CloudWatch) parse without configuration:
 ///
 /// ```json
-/// {"time":"2026-11-21T09:38:33.120Z","level":"info","message":"request","request_id":"abc-123","method":"POST","path":"/diff","status":"200","bytes_in":"55","bytes_out":"503","duration_ms":"1.443"}
+/// {"time":"2026-11-21T09:38:33.120Z","level":"info","label":"snapdiff","message":"request","bytes_in":55,"bytes_out":503,"duration_ms":1.443,"method":"POST","path":"/diff","request_id":"abc-123","status":200}
 /// ```
+///
+/// A metadata value given as a number or a boolean (`.stringConvertible(200)`, `.stringConvertible(true)`) is
+/// written as a JSON number or boolean, so that pipelines can sum and chart it; any other value as a string.
+/// The line is written into one buffer sized for it and handed to the kernel in one `write(2)`.
 public struct JSONLogHandler: LogHandler {
     /// The handler's own metadata, merged under each message's.
     public var metadata: Logger.Metadata = [:]
@@ -28,20 +32,54 @@ public struct JSONLogHandler: LogHandler {
 
     /// Writes one line.
     public func log(event: LogEvent) {
-        var writer = JSONWriter()
+        StandardError.writeLines(line(for: event, at: Date.now))
+    }
+
+    /// The line `log(event:)` writes for an event at `time`, its newline included.
+    func line(for event: LogEvent, at time: Date) -> [UInt8] {
+        let merged = metadata.isEmpty ? event.metadata ?? [:] : metadata.merging(event.metadata ?? [:]) { _, new in new }
+        var writer = JSONWriter(capacity: 192 + 48 * merged.count)
         writer.beginObject()
-        writer.member("time", Date.now.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true)))
-        writer.member("level", event.level.rawValue)
-        writer.member("label", label)
-        writer.member("message", event.message.description)
-        let merged = metadata.merging(event.metadata ?? [:]) { _, new in new }
+        writer.key(Self.time)
+        writer.value(UTCTimestamp(time).text)
+        writer.member(Self.level, event.level.rawValue)
+        writer.member(Self.label, label)
+        writer.member(Self.message, event.message.description)
         for key in merged.keys.sorted() {
-            writer.member(key, merged[key]!.description)
+            writer.key(key)
+            Self.write(merged[key]!, to: &writer)
         }
         if event.level >= .error {
-            writer.member("source", "\(event.file):\(event.line)")
+            writer.member(Self.source, "\(event.file):\(event.line)")
         }
         writer.endObject()
-        StandardError.writeLine(writer.bytes)
+        writer.appendNewline()
+        return writer.bytes
     }
+
+    /// A metadata value: integers, finite doubles and booleans as JSON numbers and booleans, the rest as text.
+    private static func write(_ value: Logger.Metadata.Value, to writer: inout JSONWriter) {
+        if case .stringConvertible(let convertible) = value {
+            switch convertible {
+            case let number as Int:
+                writer.value(number)
+                return
+            case let number as Double where number.isFinite:
+                writer.value(number)
+                return
+            case let flag as Bool:
+                writer.value(flag)
+                return
+            default:
+                break
+            }
+        }
+        writer.value(value.description)
+    }
+
+    private static let time = JSONWriter.Name("time")
+    private static let level = JSONWriter.Name("level")
+    private static let label = JSONWriter.Name("label")
+    private static let message = JSONWriter.Name("message")
+    private static let source = JSONWriter.Name("source")
 }

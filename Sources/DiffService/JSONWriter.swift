@@ -221,6 +221,11 @@ public struct JSONWriter: Sendable {
         value(string)
     }
 
+    /// Ends a line after the document (a line of a JSON-lines stream).
+    public mutating func appendNewline() {
+        bytes.append(UInt8(ascii: "\n"))
+    }
+
     /// Ends the document with a newline when pretty-printing (as curl users expect), and hands the rest to the
     /// sink of a writer that has one.
     public mutating func finish() {

@@ -37,10 +37,12 @@ public enum ServiceRunner {
         logger.info(
             "listening",
             metadata: [
-                "host": "\(configuration.host)", "port": "\(port)", "threads": "\(configuration.threads)",
-                "max_body_bytes": "\(configuration.maxBodyBytes)", "memory_budget": "\(configuration.effectiveMemoryBudget)",
-                "memory_limit": "\(MemoryLimit.cgroupLimit().map(String.init) ?? "none")",
-                "compute_threads": "\(configuration.computeThreads)", "version": "\(ServiceInfo.version)",
+                "host": "\(configuration.host)", "port": .stringConvertible(port),
+                "threads": .stringConvertible(configuration.threads),
+                "max_body_bytes": .stringConvertible(configuration.maxBodyBytes),
+                "memory_budget": .stringConvertible(configuration.effectiveMemoryBudget),
+                "memory_limit": MemoryLimit.cgroupLimit().map { .stringConvertible($0) } ?? "none",
+                "compute_threads": .stringConvertible(configuration.computeThreads), "version": "\(ServiceInfo.version)",
             ])
         if configuration.cursorSecrets.isEmpty {
             logger.warning(

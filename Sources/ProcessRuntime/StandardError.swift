@@ -13,6 +13,13 @@ public enum StandardError {
     public static func writeLine(_ line: [UInt8]) {
         var bytes = line
         bytes.append(UInt8(ascii: "\n"))
+        writeLines(bytes)
+    }
+
+    /// Writes `bytes` as they are (whole lines, each with its newline), without copying them.
+    ///
+    /// - Parameter bytes: The bytes to write.
+    public static func writeLines(_ bytes: [UInt8]) {
         bytes.withUnsafeBytes { buffer in
             var offset = 0
             while offset < buffer.count {
