@@ -741,7 +741,7 @@ def analyse(ledger, fleet, hap, windows, dropped_at, initial_seal):
         lb_text = "; ".join(f"HAProxy: {e['server']} {e['status']} {e['state']} retries {e['retries']}"
                             for e in entries) or "no HAProxy log line"
         text = (f"{record['id']} {record['kind']} ({record['size']} B) {record['outcome']}"
-                f"{' ' + record.get('detail', '')[:120] if record.get('detail') else ''}; {lb_text}; replicas: "
+                f"{' ' + ' '.join(record.get('detail', '')[:120].split()) if record.get('detail') else ''}; {lb_text}; replicas: "
                 + (", ".join(f"{n}.{g} {s}" for n, g, s in where) or "none"))
         if record["outcome"] == "cursor refused":
             dropped = [k for k, t in dropped_at.items() if t <= record["start"]]
@@ -802,7 +802,7 @@ def analyse(ledger, fleet, hap, windows, dropped_at, initial_seal):
 
 def plan(args):
     """(initial keys, [keys of each roll]) and the number of crashes."""
-    if args.break_ == "rotation":
+    if "rotation" in args.break_:
         return "old", ["new,old", "new"][:max(1, args.rolls or 1)], args.crashes if args.crashes is not None else 0
     if args.long:
         return "old", ["old,new", "new,old", "new"], 3 if args.crashes is None else args.crashes
@@ -814,7 +814,7 @@ def run(args):
     initial, rolls, crashes = plan(args)
     config = HAPROXY_CFG
     work = tempfile.mkdtemp(prefix="rollout-check-")
-    if args.break_ == "retries":  # the negative experiment: the same file without its retries
+    if "retries" in args.break_:  # the negative experiment: the same file without its retries
         text = open(HAPROXY_CFG).read()
         text = re.sub(r"\n\s+retry-on [^\n]*", "\n    retry-on none", text)
         text = re.sub(r"\n\s+option redispatch[^\n]*", "\n    no option redispatch", text)
@@ -864,7 +864,7 @@ def run(args):
                 dropped_at[k] = began
             print(f"(roll {number}) keys {keys} -> {next_keys}", flush=True)
             for index in range(3):
-                fleet.roll(index, next_keys, hap, drain=args.break_ != "drain")
+                fleet.roll(index, next_keys, hap, drain="drain" not in args.break_)
             windows.append({"kind": "roll", "label": f"roll {number} ({keys} -> {next_keys})", "start": began,
                             "end": time.time() + 1})
             keys = next_keys
@@ -1032,11 +1032,15 @@ def main():
     parser.add_argument("--rolls", type=int)
     parser.add_argument("--crashes", type=int)
     parser.add_argument("--steady", type=float, default=3.0, help="seconds of plain load between the steps")
-    parser.add_argument("--break", dest="break_", choices=["drain", "retries", "rotation"])
+    parser.add_argument("--break", dest="break_", default="",
+                        help="comma-separated: drain, retries, rotation (negative experiments: the check must fail)")
     parser.add_argument("--no-framing", action="store_true")
     parser.add_argument("--keep", action="store_true", help="keep the logs (printed directory)")
     parser.add_argument("--capacity", action="store_true", help="measure one replica's small-/diff capacity")
     args = parser.parse_args()
+    unknown = set(filter(None, args.break_.split(","))) - {"drain", "retries", "rotation"}
+    if unknown:
+        parser.error(f"--break: unknown {sorted(unknown)}")
     started = time.time()
     if args.capacity:
         capacity(args)
