@@ -944,7 +944,8 @@ def run(args):
 CAPACITY_LUA = r"""
 local f = assert(io.open(os.getenv("CAPACITY_BODY"), "rb")); local body = f:read("*a"); f:close()
 local pause = tonumber(os.getenv("CAPACITY_DELAY_MS"))
-local req = wrk.format("POST", "/diff", { ["Content-Type"] = "application/json" }, body)
+local req
+init = function(args) req = wrk.format("POST", "/diff", { ["Content-Type"] = "application/json" }, body) end
 request = function() return req end
 delay = function() return pause end
 local statuses = {}
@@ -969,8 +970,9 @@ def capacity(args):
     The replica runs with the Deployment's environment but one connection thread and one compute thread, pinned
     to CPU 1 (taskset); HAProxy (its other servers in maintenance) and wrk are pinned to CPU 0. wrk keeps 32
     connections, each pausing (wrk's delay()) so that together they offer the target rate; each rate runs
-    --steady seconds (10 by default here). Prints offered and achieved rates, p50/p99/max, the replica's CPU use
-    and the load average; a measurement, nothing is asserted."""
+    --steady seconds (10 by default here), rising until two rates in a row miss (p99 50 ms or more, under 90 % of
+    the offered rate achieved, or errors), then one step without pauses (saturation). Prints offered and achieved
+    rates, p50/p99/max, the replica's CPU use and the load average; a measurement, nothing is asserted."""
     work = tempfile.mkdtemp(prefix="rollout-capacity-")
     env, _, _ = deployment_settings()
     env = {**env, "SNAPDIFF_THREADS": "1", "SNAPDIFF_COMPUTE_THREADS": "1", "SNAPDIFF_LOG_LEVEL": "warning"}
@@ -993,9 +995,11 @@ def capacity(args):
               f"wrk on CPU 0, a {len(body)} B /diff, {connections} connections, {seconds:.0f} s per rate")
         print("| offered req/s | achieved req/s | p50 ms | p99 ms | max ms | errors | replica CPU (cores) | load average |")
         print("|---|---|---|---|---|---|---|---|")
-        best = None
-        for rate in (500, 1000, 2000, 3000, 4000, 5000, 6000, 8000, 10000, 12000, 16000):
-            pause = max(0, int(connections * 1000 / rate))
+        best, misses = None, 0
+        for rate in (500, 1000, 2000, 3000, 4000, 5000, 6000, 8000, 10000, 12000, 16000, None):
+            if rate is not None and misses >= 2:
+                continue  # two paced rates in a row missed (p99, rate or errors): only the saturation step is left
+            pause = 0 if rate is None else int(connections * 1000 / rate)
             before, began = cpu_seconds(replica.proc.pid), time.time()
             out = subprocess.run(["taskset", "-c", "0", "wrk", "-t1", f"-c{connections}", f"-d{seconds:.0f}s",
                                   "--timeout", "5s", "-s", f"{work}/rate.lua", f"http://127.0.0.1:{hap.port}/diff"],
@@ -1009,14 +1013,21 @@ def capacity(args):
             result = json.loads(line[0][len("CAPACITY "):])
             achieved = result["requests"] / result["seconds"]
             load = open("/proc/loadavg").read().split()[:3]
-            print(f"| {rate} | {achieved:.0f} | {result['p50']:.1f} | {result['p99']:.1f} | {result['max']:.1f} | "
-                  f"{result['errors'] + result['non2xx']} | {used:.2f} | {' '.join(load)} |", flush=True)
-            if result["p99"] < 50 and achieved >= 0.9 * rate and not result["errors"] and not result["non2xx"]:
-                best = (rate, achieved, used, result["p99"])
-            else:
+            print(f"| {rate or 'no pause (saturation)'} | {achieved:.0f} | {result['p50']:.1f} | {result['p99']:.1f} | "
+                  f"{result['max']:.1f} | {result['errors'] + result['non2xx']} | {used:.2f} | {' '.join(load)} |",
+                  flush=True)
+            if rate is None:
+                print(f"capacity: at saturation {achieved:.0f} req/s, {used:.2f} cores of the replica, so "
+                      f"{used / achieved * 1e6:.0f} us of CPU per small /diff")
                 break
+            good = result["p99"] < 50 and achieved >= 0.9 * rate and not result["errors"] and not result["non2xx"]
+            if good:
+                best, misses = (rate, achieved, used, result["p99"]), 0
+            else:
+                misses += 1
         if best:
-            print(f"capacity: {best[1]:.0f} req/s with p99 {best[3]:.1f} ms at {best[2]:.2f} cores of the replica")
+            print(f"capacity: {best[1]:.0f} req/s (offered {best[0]}) with p99 {best[3]:.1f} ms at {best[2]:.2f} "
+                  f"cores of the replica")
     finally:
         replica.proc.send_signal(signal.SIGTERM)
         replica.proc.wait(timeout=30)
