@@ -46,7 +46,8 @@ crash: no request sent after the kill may fail (HAProxy's connection to the dead
 retries elsewhere); a failure is expected only for a request in flight on the crashed replica at the kill (sent
 before it, and HAProxy's log shows that replica aborting; or, for a body over tune.bufsize, HAProxy logged no
 line and no replica answered it): a body over tune.bufsize cannot be replayed, and HAProxy 2.6.12 replays a
-smaller one only sometimes when its server dies after receiving it (HARDENING.md). Each is printed. Each replacement became ready before the next
+smaller one only sometimes when its server dies after receiving it (HARDENING.md). Each is printed.
+Each replacement became ready before the next
 replica stopped; every SIGTERMed replica exited 0; some consecutive layout pages were answered by different
 replicas; every client kind ran in every phase.
 
@@ -743,9 +744,9 @@ def analyse(ledger, fleet, hap, windows, dropped_at, initial_seal):
         where = served.get(record["id"], [])
         lb_text = "; ".join(f"HAProxy: {e['server']} {e['status']} {e['state']} retries {e['retries']}"
                             for e in entries) or "no HAProxy log line"
-        text = (f"{record['id']} {record['kind']} ({record['size']} B) {record['outcome']}"
-                f"{' ' + ' '.join(record.get('detail', '')[:120].split()) if record.get('detail') else ''}; {lb_text}; replicas: "
-                + (", ".join(f"{n}.{g} {s}" for n, g, s in where) or "none"))
+        detail = " " + " ".join(record["detail"][:120].split()) if record.get("detail") else ""
+        text = (f"{record['id']} {record['kind']} ({record['size']} B) {record['outcome']}{detail}; {lb_text}; "
+                "replicas: " + (", ".join(f"{n}.{g} {s}" for n, g, s in where) or "none"))
         if record["outcome"] == "cursor refused":
             dropped = [k for k, t in dropped_at.items() if t <= record["start"]]
             refusers = [(n, g) for n, g, s in where if s == 400]
@@ -782,8 +783,9 @@ def analyse(ledger, fleet, hap, windows, dropped_at, initial_seal):
                   + f"; latency p50 {statistics.median(lat):.0f} ms, p99 {percentile(lat, 99):.0f} ms, "
                   f"max {max(lat):.0f} ms")
     everything = [(r["end"] - r["start"]) * 1000 for r in ledger.records]
+    small = [(r["end"] - r["start"]) * 1000 for r in ledger.records if r["kind"] == "small"]
     print(f"  all: {len(ledger.records)} requests, latency p99 {percentile(everything, 99):.0f} ms "
-          f"(small /diff p99 {percentile([(r['end'] - r['start']) * 1000 for r in ledger.records if r['kind'] == 'small'], 99):.0f} ms)")
+          f"(small /diff p99 {percentile(small, 99):.0f} ms)")
     for line in expected[:12]:
         print("      expected: " + line)
     if len(expected) > 12:
@@ -926,7 +928,8 @@ def run(args):
         check(all(c == 0 for c in codes), "every SIGTERMed replica exited 0: " +
               ", ".join(f"{n} {c} ({t} s)" for n, c, t in fleet.exits))
         if rows:
-            print("(framing table)\n| vector | the client got | HAProxy's log (who answered) | agree |\n|---|---|---|---|")
+            print("(framing table)\n| vector | the client got | HAProxy's log (who answered) | agree |\n"
+                  "|---|---|---|---|")
             for name, got, replica, agree in rows:
                 print(f"| {name} | {got} | {replica} | {'yes' if agree else 'NO'} |")
     finally:
@@ -1008,7 +1011,8 @@ def capacity(args):
         connections = 32
         print(f"capacity: one replica (SNAPDIFF_THREADS=1, SNAPDIFF_COMPUTE_THREADS=1, taskset -c 1), HAProxy and "
               f"wrk on CPU 0, a {len(body)} B /diff, {connections} connections, {seconds:.0f} s per rate")
-        print("| offered req/s | achieved req/s | p50 ms | p99 ms | max ms | errors | replica CPU (cores) | load average |")
+        print("| offered req/s | achieved req/s | p50 ms | p99 ms | max ms | errors | replica CPU (cores) "
+              "| load average |")
         print("|---|---|---|---|---|---|---|---|")
         best, misses = None, 0
         for rate in (500, 1000, 2000, 3000, 4000, 5000, 6000, 8000, 10000, 12000, 16000, None):
@@ -1018,8 +1022,9 @@ def capacity(args):
             before, began = cpu_seconds(replica.proc.pid), time.time()
             out = subprocess.run(["taskset", "-c", "0", "wrk", "-t1", f"-c{connections}", f"-d{seconds:.0f}s",
                                   "--timeout", "5s", "-s", f"{work}/rate.lua", f"http://127.0.0.1:{hap.port}/diff"],
-                                 capture_output=True, text=True, env={**os.environ, "CAPACITY_BODY": f"{work}/body.json",
-                                                                      "CAPACITY_DELAY_MS": str(pause)}).stdout
+                                 capture_output=True, text=True,
+                                 env={**os.environ, "CAPACITY_BODY": f"{work}/body.json",
+                                      "CAPACITY_DELAY_MS": str(pause)}).stdout
             used = (cpu_seconds(replica.proc.pid) - before) / (time.time() - began)
             line = [l for l in out.splitlines() if l.startswith("CAPACITY ")]
             if not line:
