@@ -55,6 +55,7 @@ replicas; every client kind ran in every phase.
     rollout_check.py --binary PATH --break drain       the same with the drain step left out (expect failures)
     rollout_check.py --binary PATH --break retries     retry-on none, no redispatch (a crash then fails requests)
     rollout_check.py --binary PATH --break rotation    rotate in two steps, `old` -> `new,old` (cursors refused)
+    rollout_check.py --binary PATH --break framing     without the file's Content-Length rule (a smuggled request)
 """
 import argparse
 import collections
@@ -830,11 +831,14 @@ def run(args):
     initial, rolls, crashes = plan(args)
     config = HAPROXY_CFG
     work = tempfile.mkdtemp(prefix="rollout-check-")
-    if "retries" in args.break_:  # the negative experiment: the same file without its retries
+    if "retries" in args.break_ or "framing" in args.break_:  # negative experiments: the same file, less a rule
         text = open(HAPROXY_CFG).read()
-        text = re.sub(r"\n\s+retry-on [^\n]*", "\n    retry-on none", text)
-        text = re.sub(r"\n\s+option redispatch[^\n]*", "\n    no option redispatch", text)
-        config = f"{work}/haproxy-no-retries.cfg"
+        if "retries" in args.break_:
+            text = re.sub(r"\n\s+retry-on [^\n]*", "\n    retry-on none", text)
+            text = re.sub(r"\n\s+option redispatch[^\n]*", "\n    no option redispatch", text)
+        if "framing" in args.break_:
+            text = re.sub(r"\n\s+http-request deny [^\n]*content-length[^\n]*", "", text)
+        config = f"{work}/haproxy-broken.cfg"
         open(config, "w").write(text)
     fleet = Fleet(args, work)
     print(f"rollout-check: 3 replicas ({args.binary}), HAProxy {config}; Deployment env {fleet.env}, "
@@ -1062,12 +1066,13 @@ def main():
     parser.add_argument("--crashes", type=int)
     parser.add_argument("--steady", type=float, default=3.0, help="seconds of plain load between the steps")
     parser.add_argument("--break", dest="break_", default="",
-                        help="comma-separated: drain, retries, rotation (negative experiments: the check must fail)")
+                        help="comma-separated: drain, retries, rotation, framing (negative experiments: the check "
+                             "must fail)")
     parser.add_argument("--no-framing", action="store_true")
     parser.add_argument("--keep", action="store_true", help="keep the logs (printed directory)")
     parser.add_argument("--capacity", action="store_true", help="measure one replica's small-/diff capacity")
     args = parser.parse_args()
-    unknown = set(filter(None, args.break_.split(","))) - {"drain", "retries", "rotation"}
+    unknown = set(filter(None, args.break_.split(","))) - {"drain", "retries", "rotation", "framing"}
     if unknown:
         parser.error(f"--break: unknown {sorted(unknown)}")
     started = time.time()
