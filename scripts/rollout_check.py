@@ -560,6 +560,11 @@ def framing(hap, processes):
     import concurrent.futures
     import edge_check
     vectors = [(n, v) for n, v in enumerate(edge_check.VECTORS) if v.kind in ("error", "http10", "control")]
+    # Found behind HAProxy: a Content-Length HAProxy 2.6.12 reads modulo 2^64, with the smuggled GET as the body.
+    for value in (b"18446744073709551616", b"18446744073709551651"):
+        vectors.append((len(edge_check.VECTORS) + len(vectors), edge_check.Vector(
+            f"behind HAProxy: Content-Length: {value.decode()}, smuggled GET as body",
+            edge_check.post(b"Content-Length: " + value, body=edge_check.SMUGGLED), 413)))
     print(f"(framing) {len(vectors)} request-smuggling and framing vectors of scripts/edge_check.py through HAProxy")
 
     def requests_logged():
