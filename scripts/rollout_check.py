@@ -356,10 +356,10 @@ class Connection:
             if fields.get("content-encoding") == "gzip":
                 answer = gzip.decompress(answer)
             return "answered", response.status, fields, answer
+        except http.client.RemoteDisconnected:  # (a ConnectionResetError too: caught first)
+            outcome = "closed before the answer"
         except (ConnectionResetError, BrokenPipeError) as error:
             outcome = f"reset ({type(error).__name__})"
-        except http.client.RemoteDisconnected:
-            outcome = "closed before the answer"
         except http.client.IncompleteRead:
             outcome = "answer cut"
         except ConnectionRefusedError:
