@@ -58,6 +58,7 @@ replicas; every client kind ran in every phase.
     rollout_check.py --binary PATH --break framing     without the file's Content-Length rule (a smuggled request)
 """
 import argparse
+import base64
 import collections
 import gzip
 import hashlib
@@ -117,7 +118,7 @@ def tag(payload, secret):
 def sealing_key(cursor):
     """Which of KEYS sealed a cursor (CursorCodec: base64url of payload + HMAC-SHA256(SHA-256(secret))[:16])."""
     try:
-        raw = __import__("base64").urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4))
+        raw = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4))
     except ValueError:
         return None
     for name, secret in KEYS.items():
@@ -460,7 +461,7 @@ class Load:
     def slow_large(self):
         """A 1 MB /diff uploaded over about 2 s (32 KiB every 60 ms), as from a slow network: such a request is
         in flight most of the time, and over tune.bufsize, so HAProxy cannot replay it."""
-        conn, n = Connection(self.port), 0
+        conn = Connection(self.port)
         while not self.stop.is_set():
             body, reference = self.refs["large"][0]
 
