@@ -138,6 +138,11 @@ class Replica:
         environment = {**os.environ, **env, "SNAPDIFF_HOST": "127.0.0.1", "SNAPDIFF_PORT": str(port),
                        "SNAPDIFF_MEMORY_BUDGET": BUDGET,
                        "SNAPDIFF_CURSOR_KEY": ",".join(KEYS[k] for k in keys.split(","))}
+        # Any other port the Deployment sets (a probe listener's, say) gets a free one per process: the replicas
+        # share one host here, not one pod each.
+        for name in env:
+            if name.endswith("_PORT") and name != "SNAPDIFF_PORT":
+                environment[name] = str(free_port())
         command = [binary, "serve", *extra]
         if cpu is not None:
             command = ["taskset", "-c", str(cpu)] + command
