@@ -132,12 +132,14 @@ public struct ServiceRouter: Sendable {
             route: nil, level: .info)
     }
 
-    /// An answer the HTTP layer sends without the handler: with a new request id, logged and counted.
+    /// An answer the HTTP layer sends without the handler: with the client's `X-Request-ID` (or a new one),
+    /// logged and counted.
     private func answeredByServer(
         _ problem: Problem, method: String, path: String, headers: HTTPHeaders, level: Logger.Level, reason: String?
     ) -> HTTPResponse {
         var response = problem.response(instance: path.isEmpty ? nil : path)
-        let requestID = RequestID.generate()
+        // The client's id when its head arrived with a valid one, as on every other answer.
+        let requestID = RequestID.accept(headers.onlyValue(of: "x-request-id")) ?? RequestID.generate()
         response.headers.replaceOrAdd(name: "X-Request-ID", value: requestID)
         cors?.apply(to: &response, origin: headers.onlyValue(of: "origin"))
         metrics.begin()

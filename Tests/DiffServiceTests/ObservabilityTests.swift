@@ -17,6 +17,23 @@ import Testing
         }
     }
 
+    /// A request the HTTP layer refuses before the handler (the early 413, a framing 400, a chunked body's 411)
+    /// still answers with the client's `X-Request-ID`, so that its log line is found by it.
+    @Test(arguments: [
+        "POST /diff HTTP/1.1\r\nHost: t\r\nX-Request-ID: refused-1\r\nContent-Length: 99999999999\r\n\r\n",
+        "POST /diff HTTP/1.1\r\nHost: t\r\nX-Request-ID: refused-1\r\nContent-Length: 2\r\nContent-Length: 3\r\n\r\n",
+        "POST /diff HTTP/1.1\r\nHost: t\r\nX-Request-ID: refused-1\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n",
+    ])
+    func refusalsKeepTheClientsRequestID(head: String) throws {
+        try withService { service in
+            let client = try service.connect()
+            try client.send(head)
+            let response = try client.readResponse()
+            #expect([400, 411, 413].contains(response.status))
+            #expect(response.header("X-Request-ID") == "refused-1")
+        }
+    }
+
     @Test func metricsCountRequestsByRouteAndStatusAndDiffPhases() throws {
         try withService { service in
             let client = try service.connect()
