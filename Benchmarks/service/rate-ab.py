@@ -6,7 +6,7 @@ reads from /proc the server's CPU time per request and the CPU that anything els
 (busy time minus the server's and wrk's): a round with other load is worth little on a shared machine.
 
     python3 Benchmarks/service/make_requests.py /tmp/req
-    python3 Benchmarks/service/rate-ab.py OLD NEW [--rounds 10] [--seconds 3] [--body /tmp/req/small.json]
+    python3 Benchmarks/service/rate-ab.py OLD NEW [--rounds 10] [--seconds 3] [--body /tmp/req/small.json] [--log-level info]
 
 Prints each round, then the geometric mean and the median of new / old (and of the rounds without other load).
 With --wait-quiet S, each round first waits up to S seconds for 2 s in which the machine is idle (under 0.1 CPU
@@ -20,6 +20,7 @@ import resource
 import socket
 import statistics
 import subprocess
+import tempfile
 import time
 
 TICK = os.sysconf("SC_CLK_TCK")
@@ -74,9 +75,14 @@ def main():
     parser.add_argument("--seconds", type=int, default=3)
     parser.add_argument("--body", default="/tmp/req/small.json")
     parser.add_argument("--wait-quiet", type=float, default=0, metavar="SECONDS")
+    parser.add_argument("--log-level", default="error",
+                        help="the servers' --log-level: error (default) leaves the access log out; info writes a line "
+                             "a request, as deployed, each server's to a file of its own (deleted afterwards)")
     args = parser.parse_args()
     ports = {"old": free_port(), "new": free_port()}
-    servers = {name: subprocess.Popen([binary, "serve", "--port", str(ports[name]), "--log-level", "error"])
+    logs = {name: tempfile.TemporaryFile() for name in ("old", "new")}
+    servers = {name: subprocess.Popen([binary, "serve", "--port", str(ports[name]), "--log-level", args.log_level],
+                                      stderr=logs[name])
                for name, binary in (("old", args.old), ("new", args.new))}
     rows = []
     try:

@@ -26,7 +26,7 @@ struct AnsweredRequest {
     /// `streamed` as a boolean (``JSONLogHandler`` writes them as JSON numbers and booleans).
     var metadata: Logger.Metadata {
         var metadata: Logger.Metadata = [
-            "method": "\(method)", "path": "\(path)", "status": .stringConvertible(status),
+            "method": .string(method), "path": .string(path), "status": .stringConvertible(status),
             "duration_ms": .stringConvertible(duration.milliseconds),
         ]
         if let answerBytes {
@@ -34,10 +34,10 @@ struct AnsweredRequest {
         } else {
             metadata["streamed"] = .stringConvertible(true)
         }
-        if let requestID { metadata["request_id"] = "\(requestID)" }
+        if let requestID { metadata["request_id"] = .string(requestID) }
         if let bodyBytes { metadata["bytes_in"] = .stringConvertible(bodyBytes) }
-        if let reason { metadata["reason"] = "\(reason)" }
-        if let answeredBy { metadata["answered_by"] = "\(answeredBy)" }
+        if let reason { metadata["reason"] = .string(reason) }
+        if let answeredBy { metadata["answered_by"] = .string(answeredBy) }
         return metadata
     }
 }

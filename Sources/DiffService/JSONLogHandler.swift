@@ -45,6 +45,7 @@ public struct JSONLogHandler: LogHandler {
         writer.member(Self.level, event.level.rawValue)
         writer.member(Self.label, label)
         writer.member(Self.message, event.message.description)
+        // Members in name order, so that every line of a kind has one shape.
         for key in merged.keys.sorted() {
             writer.key(key)
             Self.write(merged[key]!, to: &writer)
@@ -59,22 +60,24 @@ public struct JSONLogHandler: LogHandler {
 
     /// A metadata value: integers, finite doubles and booleans as JSON numbers and booleans, the rest as text.
     private static func write(_ value: Logger.Metadata.Value, to writer: inout JSONWriter) {
-        if case .stringConvertible(let convertible) = value {
-            switch convertible {
-            case let number as Int:
+        switch value {
+        case .string(let text):
+            writer.value(text)
+        case .stringConvertible(let convertible):
+            // The type is compared first: a cast that fails costs a search of the conformances.
+            let type = type(of: convertible)
+            if type == Int.self, let number = convertible as? Int {
                 writer.value(number)
-                return
-            case let number as Double where number.isFinite:
+            } else if type == Double.self, let number = convertible as? Double, number.isFinite {
                 writer.value(number)
-                return
-            case let flag as Bool:
+            } else if type == Bool.self, let flag = convertible as? Bool {
                 writer.value(flag)
-                return
-            default:
-                break
+            } else {
+                writer.value(convertible.description)
             }
+        default:
+            writer.value(value.description)
         }
-        writer.value(value.description)
     }
 
     private static let time = JSONWriter.Name("time")
