@@ -147,9 +147,11 @@ function canonical(node, skip = []) {
 function idOf(node) {
   if (!node) return { text: "", type: "missing" };
   if (node.kind === "string") return { text: node.value, type: "string" };
-  if (node.kind === "number") return { text: node.text, type: "integer" };
+  if (node.kind === "number") return { text: canonicalInteger(node.text), type: "integer" };
   return { text: "", type: node.kind };
 }
+/** An integer id as the server compares it: `-0` is `0`. */
+const canonicalInteger = (text) => (text === "-0" ? "0" : text);
 const idKey = (id) => `${id.type}:${id.text}`;
 const shownId = (id) => (id.type === "string" ? JSON.stringify(id.text) : id.type === "integer" ? id.text : "null");
 
@@ -204,8 +206,12 @@ function parseJSONPrefixString(text, start) {
   return { value: JSON.parse(text.slice(start, end + 1)), end: end + 1 };
 }
 
-/** The span [start, end) of the value a path's segments lead to in a parsed text (a member's name included). */
-function spanOf(root, segments) {
+/**
+ * The span [start, end) of the value a path's segments lead to in a parsed text (a member's name included). A name
+ * repeated in one object is reported once per repeat, each with the same path: `occurrence` 0 is its second
+ * occurrence, 1 its third, and so on.
+ */
+function spanOf(root, segments, occurrence = 0) {
   let node = root;
   let span = root ? { start: root.start, end: root.end } : null;
   for (const segment of segments) {
@@ -216,7 +222,7 @@ function spanOf(root, segments) {
     } else if (typeof segment === "string" && node.kind === "object") {
       const found = node.members.filter((m) => m.name === segment);
       if (found.length === 0) return span;
-      const chosen = found[found.length > 1 ? 1 : 0]; // a repeated name: its second occurrence is the one reported
+      const chosen = found.length > 1 ? found[Math.min(found.length - 1, 1 + occurrence)] : found[0];
       node = chosen.value;
       span = { start: chosen.keyStart, end: node.end };
     } else {
@@ -306,10 +312,52 @@ async function post(route, body) {
 }
 
 /**
- * Shows a problem answer in `box`: a 400's place (the caret moves there), a 422's paths and duplicates, each a
- * button that selects the member in the editor that holds it (`resolve(path)` finds it).
+ * Where a 400's byte offset lies in the editors the body was made of. Mostly the server's place; but when an editor
+ * is not one whole JSON value (an unclosed bracket), the server reads on into the next editor's text, so the editor
+ * that does not parse by itself is named instead, at the place this page's own reader stopped.
  */
-function showProblem(box, answer, status, body, resolve) {
+function placeOfSyntaxError(body, offset, editors) {
+  const place = body.locate(offset);
+  const broken = editors.map((editor) => {
+    try { parseJSON(editor.text); return null; } catch (error) { return { editor, index: error.index, reason: error.message }; }
+  }).find(Boolean);
+  if (!broken || (place && place.editor === broken.editor)) return place;
+  let placeParses = true;
+  if (place) { try { parseJSON(place.editor.text); } catch { placeParses = false; } }
+  return place && !placeParses ? place : broken;
+}
+
+/** Every path of `snapshot` (`"old"` or `"new"`) where a section or item (`kind`) has the id `id`, read from its editor. */
+function placesOfID(editor, snapshot, kind, id) {
+  let tree;
+  try { tree = parseJSON(editor.text); } catch { return []; }
+  const wanted = id === null ? "null:" : typeof id === "number" ? `integer:${canonicalInteger(String(id))}` : `string:${id}`;
+  const places = [];
+  const sections = member(tree, "sections")?.value;
+  const itemsOf = (node, path) => {
+    const items = member(node, "items")?.value;
+    if (!items || items.kind !== "array") return;
+    items.elements.forEach((item, i) => {
+      if (idKey(idOf(member(item, "id")?.value)) === wanted) places.push(`${path}.items[${i}]`);
+    });
+  };
+  if (sections && sections.kind === "array") {
+    sections.elements.forEach((section, s) => {
+      if (kind === "section" && idKey(idOf(member(section, "id")?.value)) === wanted) places.push(`${snapshot}.sections[${s}]`);
+      if (kind === "item") itemsOf(section, `${snapshot}.sections[${s}]`);
+    });
+  } else if (kind === "item") {
+    itemsOf(tree, snapshot);
+  }
+  return places;
+}
+
+/**
+ * Shows a problem answer in `box`: a 400's place (the caret moves there), a 422's paths and duplicates, each a
+ * button that selects the member in the editor that holds it (`resolve(path, occurrence)` finds it, or the control
+ * an option's path names).
+ */
+function showProblem(box, answer, status, body, resolve, editors, placesOf = () => []) {
   const detail = box.querySelector("p");
   const list = box.querySelector("ul");
   list.replaceChildren();
@@ -317,36 +365,43 @@ function showProblem(box, answer, status, body, resolve) {
   if (!answer) { detail.textContent = `HTTP ${status}, without a problem document.`; return; }
   detail.textContent = `${status} ${answer.title || ""}: ${answer.detail || ""}`;
   if (typeof answer.offset === "number" && body) {
-    const place = body.locate(answer.offset);
+    const place = placeOfSyntaxError(body, answer.offset, editors);
     if (place) {
       const { line, column } = lineAndColumn(place.editor.text, place.index);
+      const note = place.reason ? ` (${place.editor.name} is not one JSON value by itself: ${place.reason})` : "";
       const where = el("li", {}, el("button", { type: "button", "data-editor": place.editor.name, "data-line": line, "data-column": column },
-        `${place.editor.name}, line ${line}, column ${column}`));
+        `${place.editor.name}, line ${line}, column ${column}`), note);
       where.querySelector("button").addEventListener("click", () => place.editor.select(place.index, place.index));
       list.append(where);
       place.editor.select(place.index, place.index);
     }
   }
-  const pathButton = (path, label) => {
-    const button = el("button", { type: "button", "data-path": path }, label);
+  const pathButton = (path, occurrence = 0) => {
+    const button = el("button", { type: "button", "data-path": path }, path);
     button.addEventListener("click", () => {
-      const found = resolve(path);
-      if (found) found.editor.select(found.start, found.end);
+      const found = resolve(path, occurrence);
+      if (found?.control) found.control.focus();
+      else if (found) found.editor.select(found.start, found.end);
     });
     return button;
   };
+  const seen = new Map();
   for (const error of answer.errors || []) {
-    list.append(el("li", { "data-problem": "error" }, pathButton(error.path, error.path), ": ", error.message));
+    const occurrence = seen.get(error.path) || 0;
+    seen.set(error.path, occurrence + 1);
+    list.append(el("li", { "data-problem": "error" }, pathButton(error.path, occurrence), ": ", error.message));
   }
   if (answer.errorCount > (answer.errors || []).length) {
     list.append(el("li", {}, `… ${answer.errorCount - answer.errors.length} more`));
   }
   for (const duplicate of answer.duplicates || []) {
     const id = duplicate.id === null ? "null" : JSON.stringify(duplicate.id);
+    const local = placesOf(duplicate);
+    const paths = local.length >= duplicate.paths.length ? local : duplicate.paths; // the server lists the first 10
     const item = el("li", { "data-problem": "duplicate", "data-duplicate-id": String(duplicate.id) },
       `${duplicate.kind} id ${id} appears ${duplicate.occurrences} times in ${duplicate.snapshot}: `);
-    duplicate.paths.forEach((path, k) => { if (k) item.append(", "); item.append(pathButton(path, path)); });
-    if (duplicate.occurrences > duplicate.paths.length) item.append(`, … ${duplicate.occurrences - duplicate.paths.length} more`);
+    paths.forEach((path, k) => { if (k) item.append(", "); item.append(pathButton(path)); });
+    if (duplicate.occurrences > paths.length) item.append(`, … ${duplicate.occurrences - paths.length} more`);
     list.append(item);
   }
   if (answer.duplicateCount > (answer.duplicates || []).length) {
@@ -460,7 +515,7 @@ const diffPresets = [
   { name: "Photo feed (a bare list)", old: photosOld, new: photosNew },
   { name: "Chat list", old: chatOld, new: chatNew },
   { name: "Duplicate ids", old: duplicatesOld, new: duplicatesNew },
-  { name: "Malformed JSON (a missing comma)", oldText: pretty(photosOld), newText: pretty(photosNew).replace('"likes": 0 },', '"likes": 0 }') },
+  { name: "Malformed JSON (a missing comma)", oldText: pretty(photosOld), newText: pretty(photosNew).replace("},\n", "}\n") },
 ];
 
 /** A deterministic photo feed: mixed aspect ratios, captions, and full-width items every `fullEvery`. */
@@ -711,6 +766,7 @@ function summaryOf(node) {
     .map((x) => `${x.name} ${x.value.kind === "string" ? x.value.value : x.value.kind === "number" ? x.value.text : x.value.kind}`).join(" · ");
 }
 
+/** Draws `model`, reusing each section's and cell's element by key and touching only what changed. */
 function drawPreview(model) {
   const seen = new Map();
   const sections = model.map((section) => {
@@ -719,40 +775,55 @@ function drawPreview(model) {
       node = el("section", { className: "pv-section", "data-key": section.key },
         el("h3", {}, el("span", { className: "sid" }), el("span", { className: "stitle" })), el("ol", { className: "pv-cells" }));
     }
-    node.dataset.sectionId = section.id.text;
-    node.dataset.idType = section.id.type;
-    node.querySelector(".sid").textContent = section.id.type === "null" ? "items (a bare list)" : shownId(section.id);
-    node.querySelector(".stitle").textContent = summaryOf(section.node);
+    if (node.shown !== section.content || node.dataset.sectionId !== section.id.text) {
+      node.shown = section.content;
+      node.dataset.sectionId = section.id.text;
+      node.dataset.idType = section.id.type;
+      node.querySelector(".sid").textContent = section.id.type === "null" ? "items (a bare list)" : shownId(section.id);
+      node.querySelector(".stitle").textContent = summaryOf(section.node);
+    }
     const cells = section.items.map((item) => {
       let cell = drawn.get(item.key);
       if (!cell) cell = el("li", { className: "pv-cell", "data-key": item.key }, el("span", { className: "cid" }), el("span", { className: "summary" }));
-      cell.dataset.itemId = item.id.text;
-      cell.dataset.idType = item.id.type;
-      cell.querySelector(".cid").textContent = shownId(item.id);
-      cell.querySelector(".summary").textContent = summaryOf(item.node);
+      if (cell.shown !== item.content || cell.dataset.itemId !== item.id.text) {
+        cell.shown = item.content;
+        cell.dataset.itemId = item.id.text;
+        cell.dataset.idType = item.id.type;
+        cell.querySelector(".cid").textContent = shownId(item.id);
+        cell.querySelector(".summary").textContent = summaryOf(item.node);
+      }
       seen.set(item.key, cell);
       return cell;
     });
     const list = node.querySelector(".pv-cells");
-    list.replaceChildren(...(cells.length ? cells : [el("li", { className: "pv-empty", "aria-hidden": "true" }, "no items")]));
+    if (cells.length === 0) cells.push(list.querySelector(".pv-empty") || el("li", { className: "pv-empty", "aria-hidden": "true" }, "no items"));
+    if (!sameChildren(list, cells)) list.replaceChildren(...cells);
     seen.set(section.key, node);
     return node;
   });
-  preview.replaceChildren(...sections);
+  if (!sameChildren(preview, sections)) preview.replaceChildren(...sections);
   drawn = seen;
+}
+
+/** Whether `parent`'s children are `nodes`, in order. */
+function sameChildren(parent, nodes) {
+  if (parent.children.length !== nodes.length) return false;
+  for (let k = 0; k < nodes.length; k++) if (parent.children[k] !== nodes[k]) return false;
+  return true;
 }
 
 const finished = (animations) => Promise.all(animations.map((a) => a.finished.catch(() => undefined)));
 
 /** Draws `model` after a step: deletions leave, then moves slide, insertions arrive and updates flash. */
-async function animateStep(model, changes) {
+async function animateStep(model, changes, speed = 1) {
   if (!animates()) { drawPreview(model); return; }
+  const ms = (duration) => duration / speed;
   preview.dataset.phase = "leaving";
   const leaving = [...changes.deleted].map((key) => drawn.get(key)).filter(Boolean);
   leaving.forEach((node) => node.classList.add("leaving"));
   await finished(leaving.map((node) => node.animate(
     [{ opacity: 1, transform: "scale(1)" }, { opacity: 0, transform: "scale(0.92)" }],
-    { duration: 300, easing: "ease-in", fill: "forwards" })));
+    { duration: ms(300), easing: "ease-in", fill: "forwards" })));
   const before = new Map([...drawn].map(([key, node]) => [key, node.getBoundingClientRect()]));
   drawPreview(model);
   preview.dataset.phase = "moving";
@@ -769,7 +840,7 @@ async function animateStep(model, changes) {
     if (Math.abs(dx) + Math.abs(dy) < 0.5) return;
     if (changes.moved.has(key)) node.classList.add("moving"); // drawn above the cells it passes
     animations.push(node.animate([{ transform: `translate(${dx}px, ${dy}px)` }, { transform: "translate(0, 0)" }],
-      { duration: 450, easing: "cubic-bezier(.2,.7,.2,1)" }));
+      { duration: ms(450), easing: "cubic-bezier(.2,.7,.2,1)" }));
   };
   for (const [key, node] of drawn) if (node.classList.contains("pv-section")) slide(key, node);
   for (const [key, node] of drawn) if (node.classList.contains("pv-cell")) slide(key, node);
@@ -777,11 +848,11 @@ async function animateStep(model, changes) {
     const node = drawn.get(key);
     if (!node) continue;
     node.classList.add("arriving");
-    animations.push(node.animate([{ opacity: 0, transform: "scale(0.9)" }, { opacity: 1, transform: "scale(1)" }], { duration: 450, easing: "ease-out" }));
+    animations.push(node.animate([{ opacity: 0, transform: "scale(0.9)" }, { opacity: 1, transform: "scale(1)" }], { duration: ms(450), easing: "ease-out" }));
   }
   for (const key of changes.updated) {
     const node = drawn.get(key);
-    if (node) animations.push(node.animate([{ backgroundColor: "#ffd54a" }, { backgroundColor: "#ffd54a", offset: 0.3 }, {}], { duration: 900 }));
+    if (node) animations.push(node.animate([{ backgroundColor: "#ffd54a" }, { backgroundColor: "#ffd54a", offset: 0.3 }, {}], { duration: ms(900) }));
   }
   await finished(animations);
   for (const node of preview.querySelectorAll(".moving, .arriving")) node.classList.remove("moving", "arriving");
@@ -853,26 +924,30 @@ function applyStep(model, k) {
     : applyOperation(model, step, player.target, player.targetById);
 }
 
-async function stepForward() {
-  if (player.busy || player.done >= player.steps.length) return;
+/** Plays the next step; `speed` shortens its animation (Play all of a long changeset). */
+async function stepForward(speed = 1) {
+  if (player.busy || !player.model || player.done >= player.steps.length) return;
   player.busy = true;
   setControls();
   const k = player.done;
+  const step = player.steps[k];
   try {
     const changes = applyStep(player.model, k);
     player.done = k + 1;
     setControls();
-    $("step-status").textContent = `Playing ${stepName(player.mode, k, player.steps[k])}.`;
-    await animateStep(player.model, changes);
-    $("step-status").textContent = `Applied ${stepName(player.mode, k, player.steps[k])}.`;
+    $("step-status").textContent = `Playing ${stepName(player.mode, k, step)}.`;
+    await animateStep(player.model, changes, speed);
+    $("step-status").textContent = `Applied ${stepName(player.mode, k, step)}.`;
   } catch (error) {
     player.done = player.steps.length;
     $("step-status").textContent = `The ${player.mode} changeset cannot be applied: ${error.message}.`;
+    drawn = new Map();
     drawPreview(player.model);
+  } finally {
+    player.busy = false;
+    showVerdict();
+    setControls();
   }
-  player.busy = false;
-  showVerdict();
-  setControls();
 }
 
 function stepBack() {
@@ -888,10 +963,38 @@ function stepBack() {
   setControls();
 }
 
+/**
+ * Plays every remaining step. Animated, a long changeset plays faster (about thirty steps' worth of time in all,
+ * each step at least a fifth of its usual length); with reduced motion the steps are applied and the list drawn
+ * once.
+ */
 async function playAll() {
-  while (player.done < player.steps.length) {
-    await stepForward();
-    if (player.busy) break;
+  if (player.busy || !player.model) return;
+  const remaining = player.steps.length - player.done;
+  if (!animates()) {
+    player.busy = true;
+    setControls();
+    const first = player.done;
+    try {
+      for (let k = first; k < player.steps.length; k++) { applyStep(player.model, k); player.done = k + 1; }
+      $("step-status").textContent = `Applied ${remaining} ${player.mode === "staged" ? "stage" : "operation"}${remaining === 1 ? "" : "s"}.`;
+    } catch (error) {
+      $("step-status").textContent = `The ${player.mode} changeset cannot be applied: ${error.message}.`;
+      player.done = player.steps.length;
+    } finally {
+      drawn = new Map();
+      drawPreview(player.model);
+      player.busy = false;
+      showVerdict();
+      setControls();
+    }
+    return;
+  }
+  const speed = Math.min(5, Math.max(1, remaining / 30));
+  const mode = player.mode;
+  const answer = player.answer;
+  while (player.done < player.steps.length && player.answer === answer && player.mode === mode) {
+    await stepForward(speed);
   }
 }
 
@@ -979,22 +1082,31 @@ function diffOptions() {
   };
 }
 
-function resolveDiffPath(path) {
+/** The editor span (or, for `options`, the control) a path of a /diff problem names. */
+function resolveDiffPath(path, occurrence) {
   const [root, ...rest] = pathSegments(path);
+  if (root === "options") {
+    const controls = { renderings: document.querySelector('input[name="rendering"]'), ids: $("opt-ids"), changedMembers: $("opt-changed"), duplicates: $("opt-duplicates") };
+    return { control: controls[rest[0]] || $("opt-duplicates") };
+  }
   const editor = root === "old" ? oldEditor : root === "new" ? newEditor : null;
   if (!editor) return null;
   let tree;
   try { tree = parseJSON(editor.text); } catch { return null; }
-  const span = spanOf(tree, rest);
+  const span = spanOf(tree, rest, occurrence);
   return span && { editor, start: span.start, end: span.end };
 }
 
 async function runDiff() {
-  if (player.busy) return; // a stage is still playing
+  if (player.busy) {
+    $("diff-status").textContent = "A step is playing: press Diff again when it has ended.";
+    return;
+  }
   const options = diffOptions();
   const body = new Body().add('{"old":').add(oldEditor.text, oldEditor).add(',\n"new":').add(newEditor.text, newEditor)
     .add(`,\n"options":${JSON.stringify(options)}}`);
-  $("diff").disabled = true;
+  player.busy = true; // no step plays while the answer is on its way
+  setControls();
   $("diff-status").textContent = "Asking POST /diff…";
   $("problem").hidden = true;
   let result;
@@ -1002,10 +1114,11 @@ async function runDiff() {
     result = await post("/diff", body.text);
   } catch (error) {
     $("diff-status").textContent = `The server did not answer: ${error.message}`;
-    $("diff").disabled = false;
     return;
+  } finally {
+    player.busy = false;
+    setControls();
   }
-  $("diff").disabled = false;
   const { status, answer } = result;
   player.answer = null;
   player.model = null;
@@ -1013,7 +1126,8 @@ async function runDiff() {
   if (status !== 200) {
     $("diff-status").textContent = `POST /diff answered ${status}.`;
     $("diff-status").dataset.status = String(status);
-    showProblem($("problem"), answer, status, body, resolveDiffPath);
+    showProblem($("problem"), answer, status, body, resolveDiffPath, [oldEditor, newEditor],
+      (duplicate) => placesOfID(duplicate.snapshot === "old" ? oldEditor : newEditor, duplicate.snapshot, duplicate.kind, duplicate.id));
     $("answer").replaceChildren(el("p", { className: "hint" }, "No changeset: see the problem above."));
     preview.replaceChildren();
     drawn = new Map();
@@ -1095,56 +1209,92 @@ function drawItems(canvas, items, containerWidth, contentHeight, markNew) {
   }
 }
 
-function parsedSettings() {
-  return JSON.parse(settingsEditor.text);
+/** The settings' text with its `strategy` member set to `strategy` (added when absent), every other byte kept. */
+function withStrategy(text, strategy) {
+  const tree = parseJSON(text);
+  if (tree.kind !== "object") throw new JSONSyntaxError("the settings are not an object", 0);
+  const found = member(tree, "strategy");
+  if (found) return text.slice(0, found.value.start) + JSON.stringify(strategy) + text.slice(found.value.end);
+  const open = tree.start + 1;
+  const rest = text.slice(open);
+  const indent = /^\s*\n(\s*)/.exec(rest);
+  const separator = tree.members.length ? "," : "";
+  return indent
+    ? text.slice(0, open) + `\n${indent[1]}"strategy": ${JSON.stringify(strategy)}${separator}` + rest
+    : text.slice(0, open) + `"strategy": ${JSON.stringify(strategy)}${separator} ` + rest;
 }
 
-function resolveLayoutPath(path, firstIndex) {
+/** The settings' parsed value (for the container width and the strategy), or null when they do not parse. */
+function settingsValue() {
+  try { return JSON.parse(settingsEditor.text); } catch { return null; }
+}
+
+/** The page size as typed: its digits as a JSON number, or `null` for the server to name (never a silent default). */
+function pageSizeText() {
+  const text = $("wf-page-size").value.trim();
+  return /^-?[0-9]+(\.[0-9]+)?([eE][+-]?[0-9]+)?$/.test(text) ? text : "null";
+}
+
+function resolveLayoutPath(path, firstIndex, occurrence) {
   const [root, ...rest] = pathSegments(path);
+  if (root === "pageSize") return { control: $("wf-page-size") };
   const editor = root === "settings" ? settingsEditor : root === "items" ? itemsEditor : null;
   if (!editor) return null;
   let tree;
   try { tree = parseJSON(editor.text); } catch { return null; }
   if (root === "items" && typeof rest[0] === "number") rest[0] += firstIndex;
-  const span = spanOf(tree, rest);
+  const span = spanOf(tree, rest, occurrence);
   return span && { editor, start: span.start, end: span.end };
 }
 
-/** Sends one /layout request; shows its problem, or returns its page. */
+/** Sends one /layout request; shows its problem and returns null, or returns its page. */
 async function layoutRequest(body, firstIndex) {
   $("wf-problem").hidden = true;
   const { status, answer } = await post("/layout", body.text);
   if (status !== 200) {
     $("wf-status").textContent = `POST /layout answered ${status}.`;
-    showProblem($("wf-problem"), answer, status, body, (path) => resolveLayoutPath(path, firstIndex));
+    showProblem($("wf-problem"), answer, status, body, (path, occurrence) => resolveLayoutPath(path, firstIndex, occurrence),
+      [settingsEditor, itemsEditor]);
     return null;
   }
   return answer;
 }
 
-async function layOutFirstPage() {
+/** Runs `work` unless the waterfall is already busy; whatever happens, the view is usable afterwards. */
+async function waterfallTask(work) {
   if (waterfall.busy) return;
   waterfall.busy = true;
+  try {
+    await work();
+  } catch (error) {
+    $("wf-status").textContent = error instanceof JSONSyntaxError
+      ? `The layout items or settings are not valid JSON: ${error.message}.`
+      : `The server did not answer: ${error.message}.`;
+  } finally {
+    waterfall.busy = false;
+  }
+}
+
+let layouts = 0; // how many first pages were drawn: each canvas carries its number
+
+const layOutFirstPage = () => waterfallTask(async () => {
   $("wf-compare-stage").hidden = true;
-  const pageSize = Number($("wf-page-size").value) || 12;
-  let strategy = "shortestColumn";
-  try { strategy = parsedSettings().strategy || "shortestColumn"; } catch { /* the server names the problem */ }
+  const strategy = settingsValue()?.strategy ?? "shortestColumn";
+  if (["shortestColumn", "roundRobin", "sequentialSplit", "balanced"].includes(strategy)) $("wf-strategy").value = strategy;
   const paged = appendStable(strategy);
   const body = new Body().add('{"settings":').add(settingsEditor.text, settingsEditor).add(',\n"items":').add(itemsEditor.text, itemsEditor)
-    .add(paged ? `,\n"pageSize":${pageSize}}` : "}");
+    .add(paged ? `,\n"pageSize":${pageSizeText()}}` : "}");
   $("wf-status").textContent = "Asking POST /layout…";
-  const page = await layoutRequest(body, 0).catch((error) => { $("wf-status").textContent = `The server did not answer: ${error.message}`; return null; });
-  waterfall.busy = false;
-  if (!page) { $("wf-next").disabled = true; return; }
-  const settings = parsedSettings();
-  const canvas = el("div", { className: "wf-canvas", "data-strategy": page.strategy });
+  $("wf-next").disabled = true;
+  const page = await layoutRequest(body, 0);
+  if (!page) return;
+  const settings = settingsValue();
+  const canvas = el("div", { className: "wf-canvas", "data-strategy": page.strategy, "data-layout": ++layouts });
   $("wf-stage").replaceChildren(canvas);
-  waterfall.canvas = canvas;
-  waterfall.containerWidth = settings.containerWidth;
-  waterfall.cursor = page.nextCursor || null;
-  waterfall.drawnCount = page.items.length;
-  waterfall.pages = 1;
-  waterfall.total = parseJSON(itemsEditor.text).elements.length;
+  Object.assign(waterfall, {
+    canvas, containerWidth: settings.containerWidth, cursor: page.nextCursor || null, drawnCount: page.items.length,
+    pages: 1, total: parseJSON(itemsEditor.text).elements.length,
+  });
   drawItems(canvas, page.items, settings.containerWidth, page.contentHeight, false);
   canvas.dataset.pages = "1";
   canvas.dataset.drawn = String(waterfall.drawnCount);
@@ -1152,14 +1302,21 @@ async function layOutFirstPage() {
   $("wf-status").textContent = `${page.strategy}: ${page.items.length} items in ${page.columnCount} columns of ${+page.columnWidth.toFixed(2)} points, ${+page.contentHeight.toFixed(2)} points tall`
     + (paged ? (rest > 0 ? `; ${rest} more for Next page.` : "; every item drawn.") : `; ${page.strategy} lays out the whole list at once (not append-stable), so it has no next page.`);
   $("wf-next").disabled = !(paged && waterfall.cursor && rest > 0);
-}
+});
 
-async function layOutNextPage() {
-  if (waterfall.busy || !waterfall.cursor) return;
-  waterfall.busy = true;
+const layOutNextPage = () => waterfallTask(async () => {
+  if (!waterfall.cursor) return;
   $("wf-next").disabled = true;
-  const pageSize = Number($("wf-page-size").value) || 12;
-  const tree = parseJSON(itemsEditor.text);
+  const pageSize = Math.max(1, Math.floor(Number($("wf-page-size").value))) || 1;
+  let tree;
+  try { tree = parseJSON(itemsEditor.text); } catch (error) {
+    $("wf-status").textContent = `The layout items are not valid JSON (${error.message}): fix them, then press Next page again.`;
+    const { line, column } = lineAndColumn(itemsEditor.text, error.index);
+    itemsEditor.select(error.index, error.index);
+    $("wf-status").textContent += ` Line ${line}, column ${column}.`;
+    $("wf-next").disabled = false;
+    return;
+  }
   const slice = tree.elements.slice(waterfall.drawnCount, waterfall.drawnCount + pageSize);
   const body = new Body().add('{"settings":').add(settingsEditor.text, settingsEditor).add(',\n"items":[');
   slice.forEach((node, k) => {
@@ -1167,21 +1324,18 @@ async function layOutNextPage() {
     body.add(itemsEditor.text.slice(node.start, node.end), itemsEditor, node.start);
   });
   body.add(`],\n"cursor":${JSON.stringify(waterfall.cursor)}}`);
-  const before = new Map([...waterfall.canvas.querySelectorAll(".wf-item")].map((node) =>
-    [node, [node.offsetLeft, node.offsetTop, node.offsetWidth, node.offsetHeight, node.style.left, node.style.top, node.style.width, node.style.height].join()]));
+  const boxOf = (node) => [node.offsetLeft, node.offsetTop, node.offsetWidth, node.offsetHeight, node.style.left, node.style.top, node.style.width, node.style.height].join();
+  const before = new Map([...waterfall.canvas.querySelectorAll(".wf-item")].map((node) => [node, boxOf(node)]));
   $("wf-status").textContent = "Asking POST /layout for the next page…";
-  const page = await layoutRequest(body, waterfall.drawnCount).catch((error) => { $("wf-status").textContent = `The server did not answer: ${error.message}`; return null; });
-  waterfall.busy = false;
+  const page = await layoutRequest(body, waterfall.drawnCount);
   if (!page) { $("wf-next").disabled = false; return; }
   drawItems(waterfall.canvas, page.items, waterfall.containerWidth, page.contentHeight, true);
   waterfall.cursor = page.nextCursor || null;
   waterfall.drawnCount += page.items.length;
+  waterfall.total = tree.elements.length;
   waterfall.pages += 1;
   let moved = 0;
-  for (const [node, box] of before) {
-    const now = [node.offsetLeft, node.offsetTop, node.offsetWidth, node.offsetHeight, node.style.left, node.style.top, node.style.width, node.style.height].join();
-    if (now !== box) moved += 1;
-  }
+  for (const [node, box] of before) if (boxOf(node) !== box) moved += 1;
   waterfall.canvas.dataset.pages = String(waterfall.pages);
   waterfall.canvas.dataset.drawn = String(waterfall.drawnCount);
   waterfall.canvas.dataset.moved = String(moved);
@@ -1190,26 +1344,21 @@ async function layOutNextPage() {
     + (moved === 0 ? `none of the ${before.size} items drawn before moved` : `${moved} of the ${before.size} items drawn before moved`)
     + `. ${+page.contentHeight.toFixed(2)} points tall` + (rest > 0 ? `; ${rest} more.` : "; every item drawn.");
   $("wf-next").disabled = !(waterfall.cursor && rest > 0);
-}
+});
 
-/** Lays out the same items (those drawn, or all) with every strategy, side by side. */
-async function compareStrategies() {
-  if (waterfall.busy) return;
-  waterfall.busy = true;
+/** Lays out the same items (those drawn, or all) with every strategy, side by side, the settings' text kept. */
+const compareStrategies = () => waterfallTask(async () => {
   const stage = $("wf-compare-stage");
-  let settings;
-  let tree;
-  try { settings = parsedSettings(); tree = parseJSON(itemsEditor.text); } catch (error) {
-    $("wf-status").textContent = `The settings and items must be valid JSON to compare: ${error.message}.`;
-    waterfall.busy = false;
-    return;
-  }
+  const settings = settingsValue();
+  const tree = parseJSON(itemsEditor.text);
+  if (!settings) throw new JSONSyntaxError("the settings do not parse", 0);
   const count = waterfall.drawnCount || tree.elements.length;
   const itemsText = "[" + tree.elements.slice(0, count).map((node) => itemsEditor.text.slice(node.start, node.end)).join(",") + "]";
   const figures = [];
   for (const strategy of ["shortestColumn", "roundRobin", "sequentialSplit", "balanced"]) {
-    const body = new Body().add(`{"settings":${JSON.stringify({ ...settings, strategy })},\n"items":${itemsText}}`);
-    const page = await layoutRequest(body, 0).catch(() => null);
+    const settingsText = withStrategy(settingsEditor.text, strategy);
+    const body = new Body().add(`{"settings":${settingsText},\n"items":${itemsText}}`);
+    const page = await layoutRequest(body, 0);
     if (!page) break;
     const canvas = el("div", { className: "wf-canvas", "data-strategy": strategy });
     drawItems(canvas, page.items, settings.containerWidth, page.contentHeight, false);
@@ -1220,8 +1369,7 @@ async function compareStrategies() {
   stage.replaceChildren(...figures);
   stage.hidden = figures.length === 0;
   if (figures.length) $("wf-status").textContent = `The same ${count} items with each strategy, side by side.`;
-  waterfall.busy = false;
-}
+});
 
 function loadWaterfallPreset(k) {
   const preset = waterfallPresets[k];
@@ -1231,14 +1379,14 @@ function loadWaterfallPreset(k) {
   $("wf-strategy").value = preset.settings.strategy;
 }
 
+/** The strategy control edits the settings' text (only the `strategy` member), then lays out again. */
 function setStrategy(strategy) {
-  let settings;
-  try { settings = parsedSettings(); } catch {
+  try {
+    settingsEditor.text = withStrategy(settingsEditor.text, strategy);
+  } catch {
     $("wf-status").textContent = "Fix the layout settings' JSON to change the strategy.";
     return;
   }
-  settings.strategy = strategy;
-  settingsEditor.text = pretty(settings);
   layOutFirstPage();
 }
 
@@ -1260,9 +1408,9 @@ function start() {
   $("wf-preset").addEventListener("change", (event) => { loadWaterfallPreset(Number(event.target.value)); layOutFirstPage(); });
   $("wf-strategy").addEventListener("change", (event) => setStrategy(event.target.value));
   $("diff").addEventListener("click", runDiff);
-  $("next-stage").addEventListener("click", stepForward);
+  $("next-stage").addEventListener("click", () => stepForward());
   $("prev-stage").addEventListener("click", stepBack);
-  $("play-all").addEventListener("click", playAll);
+  $("play-all").addEventListener("click", () => playAll());
   $("play-mode").addEventListener("change", (event) => { if (player.answer && !player.busy) resetPlayer(event.target.value); });
   $("tab-changeset").addEventListener("click", () => showView("changeset"));
   $("tab-waterfall").addEventListener("click", () => showView("waterfall"));
