@@ -1,16 +1,18 @@
 // Content codings at the edge (RFC 9110 §8.4): a gzip request body is decoded as its chunks arrive, and an answer
-// is gzipped when the request's Accept-Encoding prefers it. Both keep the memory budget's invariant: the decoded
-// body's reservation grows with it, before each piece is kept, and a compression runs only once the budget has
-// given it room for zlib's state and the compressed copy.
+// is gzipped when the request's Accept-Encoding prefers it. Both keep the memory budget's invariant: a gzip body
+// reserves what its decoding can hold before it is read (and waits for that room as a body of known size waits
+// for its own), its work once it is decoded, and a compression runs only once the budget has given it room for
+// zlib's state and the compressed copy.
 
 internal import Gzip
 
 /// Decodes a chunk of a gzip body into the request's body.
 ///
 /// The decoded body may not pass ``ServerContext/maxBodyBytes``: decoding stops at the first piece that would
-/// pass it (a zip bomb is never inflated further). Each piece is kept only once the request's reservation
-/// covers the body with it (``reserve(forBodyOf:state:context:)``), and the body's capacity never passes the
-/// limit and the reader's trailing bytes.
+/// pass it (a zip bomb is never inflated further, and is refused 413). The request reserved what its decoding can
+/// hold before the body was read (``ServerContext/decodingBytes(compressedBytes:)``), so a piece is kept without
+/// asking the budget again, and a body thrown away costs the budget no more than that; the body's capacity never
+/// passes the reservation.
 ///
 /// - Returns: `nil` while the body is acceptable, else why it is thrown away.
 func decode(
@@ -25,14 +27,21 @@ func decode(
                 stopped = .refused(.contentTooLarge(limit: context.maxBodyBytes))
                 return false
             }
-            guard reserve(forBodyOf: length, state: state, context: context) else {
-                stopped = .overBudget
-                return false
+            // Within the reservation by construction; checked, so that the budget's invariant never rests on
+            // the ratio alone.
+            let holding = length + context.reservedTrailingCapacity + state.decoderBytes
+            if holding > state.reserved {
+                guard context.budget.tryReserve(holding - state.reserved) else {
+                    state.refusedBytes = holding
+                    stopped = .overBudget
+                    return false
+                }
+                state.reserved = holding
             }
             if length > state.body.capacity {
-                // Doubling, as append would, but never past the limit and the trailing bytes.
-                let cap = context.maxBodyBytes + context.reservedTrailingCapacity
-                state.body.reserveCapacity(min(cap, max(length + context.reservedTrailingCapacity, 2 * state.body.capacity)))
+                // Doubling, as append would, but never past what the reservation holds for the body.
+                let cap = state.reserved - state.decoderBytes
+                state.body.reserveCapacity(max(length + context.reservedTrailingCapacity, min(cap, 2 * state.body.capacity)))
             }
             state.body.append(contentsOf: piece)
             return true

@@ -9,14 +9,15 @@
 //   1. URI-log callback: request line parsed → allocate RequestState, becomes the request's con_cls.
 //   2. Access handler, first call (upload_data NULL): head complete → copy method, headers, address and
 //      check the framing (RequestHead: 400, 411 or 501 and close); answer 413 at once if Content-Length is
-//      over the limit, 415 if the body's Content-Encoding is not gzip or identity (POST/PUT only, see
-//      refuseBody); set up a gzip body's decoder; reserve the request's memory in the budget, or suspend the
+//      over the limit, 415 if the body's Content-Encoding is not gzip or identity; set up a gzip body's decoder;
+//      reserve the request's memory in the budget (a gzip body's: what its decoding can hold), or suspend the
 //      connection until the budget decides (libmicrohttpd then repeats the first call, and the body is read,
 //      or discarded and answered 503).
 //   3. Access handler with size > 0: body chunk → append, or decode (MHDCallbacks+ContentCoding.swift), or
 //      discard past the limit; consume it.
 //   4. Access handler with size 0 after the head: body complete (a gzip body must end at a member's end, else
-//      400) → a light request (body under inlineBodyLimit) is answered here; a heavy one suspends the
+//      400, and its reservation becomes its work's, suspending the connection until the budget has room: phase
+//      awaitingRoom, after which libmicrohttpd repeats this call) → a light request (body under inlineBodyLimit) is answered here; a heavy one suspends the
 //      connection and goes to the compute pool, which resumes the connection with the answer (libmicrohttpd
 //      then repeats the last call, which queues it). Either way the answer is gzipped if the request prefers it.
 //   5. Completion callback (always, also on client abort or daemon stop): give back the request's budget,
@@ -204,6 +205,17 @@ func microHTTPAccessHandler(
         }
         return answer(state, on: connection, context: context)
 
+    case .awaitingRoom:
+        // Resumed: the budget has decided about a decoded gzip body's work (libmicrohttpd repeats the last call).
+        guard state.admitted else {
+            state.phase = .answered
+            let overload = HTTPServer.Overload.memoryBudgetExhausted(
+                needed: state.refusedBytes, capacity: context.budget.capacity)
+            return queue(context.overloadResponse(overload, to: state), on: connection, forceClose: true)
+        }
+        state.phase = .readingBody
+        return dispatch(state, on: connection, context: context)
+
     case .computing:
         // Not called while suspended; swallow anything else.
         uploadDataSize.pointee = 0
@@ -257,7 +269,7 @@ private func readHead(
 
     let declared = head.contentLength.flatMap { Int($0) }
     if let declared, declared > context.maxBodyBytes {
-        return refuseBody(of: state, .contentTooLarge(limit: context.maxBodyBytes), on: connection, context: context)
+        return refuse(state, .contentTooLarge(limit: context.maxBodyBytes), on: connection, context: context)
     }
     // A gzip body is decoded as it arrives (the limit and the budget then count decoded bytes); any other
     // content coding is refused before its body is read.
@@ -269,12 +281,14 @@ private func readHead(
             state.decoder = decoder
             state.decoderBytes = ContentCoding.decoderBytes
         case .failure(let unsupported):
-            return refuseBody(of: state, .unsupportedContentCoding(unsupported.value), on: connection, context: context)
+            return refuse(state, .unsupportedContentCoding(unsupported.value), on: connection, context: context)
         }
     }
 
     if let declared, state.decoder == nil { state.body.reserveCapacity(declared + context.reservedTrailingCapacity) }
-    let needed = context.estimate(state, bodyBytes: declared ?? 0)
+    // A gzip body: what its decoding can hold now, its work once its decoded size is known (see answer).
+    let needed = state.decoder == nil
+        ? context.estimate(state, bodyBytes: declared ?? 0) : context.decodingBytes(compressedBytes: declared ?? 0)
     // Light: a body known to stay under the inline limit (probes, metrics, small diffs). It may use the
     // budget's light reserve, so that a budget full of large requests still answers probes at once. A gzip
     // body's decoded size is not known.
@@ -328,6 +342,10 @@ private func consumeChunk(
         state.phase = .discardingBody
         state.discardedBytes = state.body.count
         state.body = []
+        // The body and its decoder are gone: so is their reservation (the refusal is a few hundred bytes).
+        context.budget.release(state.reserved)
+        state.reserved = 0
+        state.decoderBytes = 0
     }
     state.discardedBytes += size
     // Returning NO makes libmicrohttpd close the connection without a response.
@@ -349,8 +367,8 @@ func reserve(forBodyOf length: Int, state: RequestState, context: ServerContext)
     return false
 }
 
-/// Last access-handler call of a body: answers a light request here; suspends the connection and hands a heavy
-/// one to the compute pool.
+/// Last access-handler call of a body: answers a refused body's refusal; checks that a gzip body ended at a
+/// member's end and reserves its work (``reserveWork(ofDecodedBodyOf:on:context:)``); then ``dispatch(_:on:context:)``.
 private func answer(_ state: RequestState, on connection: OpaquePointer, context: ServerContext) -> MHD_Result {
     // Complete: the deadline no longer applies, unless the janitor cut the request first.
     let received = state.connection?.guarded.withLock { guarded in
@@ -361,11 +379,15 @@ private func answer(_ state: RequestState, on connection: OpaquePointer, context
     if received == false { return .NO }
     if let decoder = state.decoder, state.phase == .readingBody {
         state.decoder = nil
+        state.decoderBytes = 0
         do throws(GzipError) {
             try decoder.finish()
         } catch {
             state.phase = .discardingBody
             state.discardReason = .refused(.undecodableContent(error.description))
+        }
+        if state.phase == .readingBody && !reserveWork(ofDecodedBodyOf: state, on: connection, context: context) {
+            return .YES  // suspended until the budget decides
         }
     }
     if state.phase == .discardingBody {
@@ -381,6 +403,45 @@ private func answer(_ state: RequestState, on connection: OpaquePointer, context
             return queue(context.overloadResponse(overload, to: state), on: connection, forceClose: true)
         }
     }
+    return dispatch(state, on: connection, context: context)
+}
+
+/// Turns a decoded gzip body's reservation (what its decoding could hold) into what its work needs now that its
+/// size is known: gives back the difference, or asks for more, waiting for room with the connection suspended
+/// (as a body of known size waits at its head) while holding only what the decoded body holds.
+/// - Returns: `true` when the reservation covers the work now; `false` when the connection is suspended until
+///   the budget decides (``RequestState/Phase/awaitingRoom``).
+private func reserveWork(
+    ofDecodedBodyOf state: RequestState, on connection: OpaquePointer, context: ServerContext
+) -> Bool {
+    let needed = context.estimate(state, bodyBytes: state.body.count)
+    if needed <= state.reserved {
+        context.budget.release(state.reserved - needed)
+        state.reserved = needed
+        return true
+    }
+    let holding = min(state.reserved, state.body.capacity)
+    context.budget.release(state.reserved - holding)
+    state.reserved = holding
+    if context.budget.tryReserve(needed - holding) {
+        state.reserved = needed
+        return true
+    }
+    state.phase = .awaitingRoom
+    state.refusedBytes = needed
+    MHD_suspend_connection(connection)
+    let suspended = SuspendedConnection(pointer: connection)
+    context.budget.reserve(needed - holding, waitingAtMost: context.admissionTimeout) { admitted in
+        if admitted { state.reserved = needed }
+        state.admitted = admitted
+        suspended.resume()
+    }
+    return false
+}
+
+/// Hands a complete, accepted body to the handler: answers a light request here; suspends the connection and
+/// hands a heavy one to the compute pool.
+private func dispatch(_ state: RequestState, on connection: OpaquePointer, context: ServerContext) -> MHD_Result {
     let (path, query) = state.pathAndQuery
     let body = state.takeBody(zeroingTrailing: context.reservedTrailingCapacity)
     let bodyBytes = body.count
@@ -422,21 +483,12 @@ private func answer(_ state: RequestState, on connection: OpaquePointer, context
     return .YES
 }
 
-/// Refuses a request from its head. libmicrohttpd 0.9.75 only skips the unread body of an early answer for POST
-/// and PUT (it then closes the connection, and sends no `100 Continue`); for other methods the body is read and
-/// discarded, then answered.
-private func refuseBody(
-    of state: RequestState, _ refusal: HTTPServer.Refusal, on connection: OpaquePointer, context: ServerContext
-) -> MHD_Result {
-    if state.method == "POST" || state.method == "PUT" {
-        return refuse(state, refusal, on: connection, context: context)
-    }
-    state.phase = .discardingBody
-    state.discardReason = .refused(refusal)
-    return .YES
-}
-
 /// Answers a request the server refuses before reading its body, and closes the connection after the answer.
+///
+/// Queued on the first access-handler call, whatever the method: libmicrohttpd 0.9.75 then reads none of the
+/// body (`MHD_queue_response` in the head-processed state sets `discard_request` and the upload size to 0), sends
+/// no `100 Continue`, and closes the connection after the answer; the janitor's lingering close drains what the
+/// client still sends, so that the answer reaches it rather than a reset.
 private func refuse(
     _ state: RequestState, _ refusal: HTTPServer.Refusal, on connection: OpaquePointer, context: ServerContext
 ) -> MHD_Result {

@@ -21,6 +21,9 @@ final class RequestState: @unchecked Sendable {
         case readingBody
         /// The body is being thrown away (``discardReason``): chunks are discarded, the answer is an error.
         case discardingBody
+        /// A gzip body has been decoded whole, and the request waits, suspended, until the memory budget has room
+        /// for its work on the decoded body (``admitted``), as ``awaitingAdmission`` waits for a body of known size.
+        case awaitingRoom
         /// Suspended while a compute thread answers.
         case computing
         /// ``answer`` is ready to be queued.
@@ -53,7 +56,7 @@ final class RequestState: @unchecked Sendable {
     var discardReason = DiscardReason.overBudget
     /// Bytes this request holds in the memory budget; given back in the completion callback.
     var reserved = 0
-    /// The budget's decision, set while ``Phase/awaitingAdmission``.
+    /// The budget's decision, set while ``Phase/awaitingAdmission`` or ``Phase/awaitingRoom``.
     var admitted = false
     /// The bytes the request needed when it was refused (for the 503).
     var refusedBytes = 0

@@ -105,4 +105,13 @@ final class ServerContext: Sendable {
     func estimate(_ state: RequestState, bodyBytes: Int) -> Int {
         max(bodyBytes, memoryEstimate(state.method, String(state.path), bodyBytes)) + state.decoderBytes
     }
+
+    /// The most a gzip body of `compressedBytes` can hold while it is decoded: its decoder, and its decoded bytes
+    /// (with the reader's trailing ones), which deflate's largest ratio (``ContentCoding/largestInflation``) and
+    /// the body limit bound. A gzip request reserves this before its body is read; the work on the decoded body
+    /// is reserved once its size is known.
+    func decodingBytes(compressedBytes: Int) -> Int {
+        let (bound, overflow) = compressedBytes.multipliedReportingOverflow(by: ContentCoding.largestInflation)
+        return min(maxBodyBytes, overflow ? maxBodyBytes : bound) + reservedTrailingCapacity + ContentCoding.decoderBytes
+    }
 }
