@@ -62,6 +62,16 @@ public struct ServiceConfiguration: Sendable {
     /// The fewest characters of a cursor secret.
     public static let minimumCursorSecretLength = 16
 
+    /// Cursor secrets printed in this project's documents (the README's example key, which lets a reader get the
+    /// README's cursors): anyone can read them, so anyone can forge a cursor sealed with one. A service keyed with
+    /// one still starts (the README's examples need it) but logs a warning (``publishedCursorSecretPositions``).
+    public static let publishedExampleSecrets: Set<String> = ["readme-example-key-not-a-secret"]
+
+    /// The positions (from 1) of ``cursorSecrets`` that are published (``publishedExampleSecrets``).
+    public var publishedCursorSecretPositions: [Int] {
+        cursorSecrets.indices.filter { Self.publishedExampleSecrets.contains(cursorSecrets[$0]) }.map { $0 + 1 }
+    }
+
     /// The most connections the probe listener serves at once: a kubelet sends one liveness and one readiness
     /// probe per period, and a container runtime's health check one more.
     public static let probeConnectionLimit = 16

@@ -51,6 +51,16 @@ public enum ServiceRunner {
                 continues only on this process (not on another replica, nor after a restart)
                 """)
         }
+        let published = configuration.publishedCursorSecretPositions
+        if !published.isEmpty {
+            logger.warning(
+                """
+                SNAPDIFF_CURSOR_KEY holds the README's example key (key \(published.map(String.init).joined(separator: ", ")) \
+                of \(configuration.cursorSecrets.count)), which anyone can read, so anyone can forge this service's layout \
+                cursors; use a random secret (head -c 32 /dev/urandom | base64), the same on every replica
+                """,
+                metadata: ["published_keys": "\(published)"])
+        }
         onStart(port)
         let signal = TerminationSignals.wait()
         logger.info("shutting down", metadata: ["signal": "\(signal)"])

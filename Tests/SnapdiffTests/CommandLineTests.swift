@@ -135,6 +135,20 @@ private func snapdiff(
             environment: ["SNAPDIFF_CURSOR_KEY": "the-new-key-0123456789,the-old-key-0123456789"], stopAfter: "\"listening\"")
         #expect(run.status == 0, "\(run.error)")
         #expect(!run.error.contains("SNAPDIFF_CURSOR_KEY is not set"), "\(run.error)")
+        #expect(!run.error.contains("example key"), "\(run.error)")
+    }
+
+    /// The README's example key is accepted (its examples need it) with a warning that it is public.
+    @Test func theReadmesExampleKeyIsAcceptedWithAWarning() throws {
+        let run = try snapdiff(
+            ["serve", "--port", "0", "--shutdown-grace", "0"],
+            environment: ["SNAPDIFF_CURSOR_KEY": "a-secret-of-our-own-0123456789,readme-example-key-not-a-secret"],
+            stopAfter: "\"listening\"")
+        #expect(run.status == 0, "\(run.error)")
+        let line = run.error.split(separator: "\n").first { $0.contains("example key") }
+        #expect(line?.contains("\"level\":\"warning\"") == true, "\(run.error)")
+        #expect(line?.contains("key 2 of 2") == true, "\(run.error)")
+        #expect(line?.contains("forge") == true, "\(run.error)")
     }
 
     @Test func serveLogsTheProbePortItListensOn() throws {
