@@ -19,19 +19,27 @@ Then, the connection-limit phase (issue 34): twice the Deployment's connection l
 /diff one byte every 100 ms (reconnecting when cut), for --trickle-seconds, while one probe process polls
 GET /healthz on the probe port and another on the service's port, every 100 ms, fresh connections, 2 s timeout.
 
+Then, the gzip phase (issue 34): one client loops a valid identity /diff and one the same /diff gzipped (about
+14.7 MiB each), for --gzip-seconds alone, then as long again beside 4 clients looping gzip bombs (64 KB that
+decode to 64 MiB, past the body limit).
+
 It passes when:
 - the server's peak RSS (VmHWM) stays at or below the Deployment's memory limit (and the cgroup never killed it);
 - every answer the reading clients got is 200, or 503 problem+json with Retry-After;
 - every /healthz on the probe port answered 200 (within the probe's 2 s timeout), from the first round's start to
   the last round's end, and all through the connection-limit phase (latencies are printed, and recorded in
   HARDENING.md, never asserted: this machine's cores are shared);
+- every bomb is answered 413, and a valid gzip /diff is never 503 unless an identity one was too (the valid
+  clients' rate with and without the bombs is printed, and recorded in HARDENING.md);
 - the never-reading clients lost their connections within the send timeout plus the idle timeout (and their
   answers' memory came back: the budget's reserved bytes return to 0);
 - afterwards the server still answers a small /diff, and it exits 0 on SIGTERM.
 
-    limits_check.py --binary PATH [--rounds N] [--trickle-seconds S] [--deployment deploy/kubernetes/deployment.yaml]
+    limits_check.py --binary PATH [--rounds N] [--trickle-seconds S] [--gzip-seconds S]
+                    [--deployment deploy/kubernetes/deployment.yaml]
 """
 import argparse
+import gzip
 import json
 import os
 import re
@@ -202,6 +210,44 @@ print(json.dumps({"latencies": latencies, "failed": failed}))
 """
 
 
+def exchange_loop(port, body, headers, until, outcomes, label):
+    """Sends `body` (with extra `headers`) on a fresh connection after each answer until `until`; counts
+    (label, status) in `outcomes`; a connection error counts as status None."""
+    head = (f"POST /diff HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+            f"Content-Length: {len(body)}\r\n{headers}\r\n").encode()
+    while time.time() < until:
+        status = None
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=60) as sock:
+                try:
+                    sock.sendall(head + body)
+                except OSError:
+                    pass  # refused early (a bomb's 413): the answer is still there to read
+                status, headers_in, answer = read_response(sock, time.time() + 60)
+                if status == 503 and "retry-after" not in headers_in:
+                    status = "503 without Retry-After"
+        except (OSError, ValueError):
+            pass
+        outcomes[(label, status)] = outcomes.get((label, status), 0) + 1
+
+
+def gzip_window(port, valid, valid_gzip, bomb, seconds, bombers):
+    """One window of the gzip phase: the two valid clients, and `bombers` bomb clients; the outcome counts."""
+    outcomes = {}
+    until = time.time() + seconds
+    threads = [threading.Thread(target=exchange_loop, args=(port, valid, "", until, outcomes, "identity")),
+               threading.Thread(target=exchange_loop,
+                                args=(port, valid_gzip, "Content-Encoding: gzip\r\n", until, outcomes, "gzip"))]
+    threads += [threading.Thread(target=exchange_loop,
+                                 args=(port, bomb, "Content-Encoding: gzip\r\n", until, outcomes, "bomb"))
+                for _ in range(bombers)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return outcomes
+
+
 def start_probe(port, stop_file, interval):
     """A probe process polling GET /healthz on `port` until `stop_file` exists (see PROBE)."""
     return subprocess.Popen([sys.executable, "-c", PROBE, str(port), stop_file, str(interval), str(PROBE_TIMEOUT_S)],
@@ -283,6 +329,8 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--binary", required=True)
     parser.add_argument("--rounds", type=int, default=1)
+    parser.add_argument("--gzip-seconds", type=float, default=10,
+                        help="length of each window of the gzip phase (default 10; the long form 30)")
     parser.add_argument("--trickle-seconds", type=float, default=12,
                         help="length of the connection-limit phase (default 12; the long form 60)")
     parser.add_argument("--deployment", default="deploy/kubernetes/deployment.yaml")
@@ -299,6 +347,9 @@ def main():
     while len(big_layout) > body_limit:
         big_layout = layout(int(1_000_000 * body_limit / len(big_layout) * 0.99), 64)
     unread = layout(170_000, 3)
+    valid = tiny_diff(int(14.7 * 2**20))
+    valid_gzip = gzip.compress(valid, 1)
+    bomb = gzip.compress(bytes(64 << 20), 9)
     print(f"  tiny /diff {len(tiny) / 2**20:.1f} MiB ×4, everything /diff {len(everything) / 2**20:.1f} MiB, /layout {len(big_layout) / 2**20:.1f} MiB "
           f"(64 columns), never-read /layout {len(unread) / 1e6:.1f} MB ×{NEVER_READING}")
 
@@ -413,6 +464,32 @@ def main():
               f"{rounds_probe['failed'][:5]}")
         check(cut == len(held), f"the never-reading clients were cut: {cut}/{len(held)}")
         check(reserved_after == 0, f"their answers' memory came back (budget reserved {reserved_after} bytes)")
+
+        # The gzip phase: the valid clients' rate alone, then beside the bomb flood.
+        print(f"gzip phase: a {len(valid) / 2**20:.1f} MiB /diff as it is and gzipped ({len(valid_gzip) / 2**20:.1f} MiB), "
+              f"one client each, {args.gzip_seconds:.0f} s alone, then {args.gzip_seconds:.0f} s beside 4 clients looping "
+              f"a {len(bomb) / 1000:.0f} KB bomb (64 MiB decoded)", flush=True)
+        alone = gzip_window(port, valid, valid_gzip, bomb, args.gzip_seconds, 0)
+        flooded = gzip_window(port, valid, valid_gzip, bomb, args.gzip_seconds, 4)
+        for name, outcomes in (("alone", alone), ("beside the bombs", flooded)):
+            print(f"        {name}: " + ", ".join(f"{label} {status}: {n}" for (label, status), n in sorted(
+                outcomes.items(), key=str)))
+        def valid_count(outcomes):
+            return sum(n for (label, status), n in outcomes.items() if label != "bomb" and status == 200)
+        rate_alone, rate_flooded = valid_count(alone), valid_count(flooded)
+        print(f"        valid /diffs answered 200: {rate_alone} alone, {rate_flooded} beside the bombs "
+              f"({100 * rate_flooded / max(1, rate_alone):.0f} %)")
+        bombs = {status: n for (label, status), n in flooded.items() if label == "bomb"}
+        check(bombs and set(bombs) == {413}, f"every gzip bomb is answered 413: {bombs}")
+        answers = dict(alone)
+        for key, n in flooded.items():
+            answers[key] = answers.get(key, 0) + n
+        unexpected = {k: n for k, n in answers.items() if k[0] != "bomb" and k[1] not in (200, 503)}
+        check(not unexpected, f"every valid /diff is answered 200 or 503 with Retry-After {unexpected}")
+        gzip_503 = answers.get(("gzip", 503), 0)
+        identity_503 = answers.get(("identity", 503), 0)
+        check(gzip_503 == 0 or identity_503 > 0,
+              f"a valid gzip /diff is 503 only when an identity one is too (gzip {gzip_503}, identity {identity_503})")
 
         # The connection-limit phase: the service's port full of slow clients, the probes on their own port.
         trickled = request_bytes("POST", "/diff", SMALL_DIFF.ljust(1000))

@@ -1,54 +1,73 @@
 // Content codings at the edge (RFC 9110 §8.4): a gzip request body is decoded as its chunks arrive, and an answer
 // is gzipped when the request's Accept-Encoding prefers it. Both keep the memory budget's invariant: a gzip body
-// reserves what its decoding can hold before it is read (and waits for that room as a body of known size waits
-// for its own), its work once it is decoded, and a compression runs only once the budget has given it room for
-// zlib's state and the compressed copy.
+// reserves itself and what its decoding can hold before it is read (and waits for that room as a body of known
+// size waits for its own), is decoded whole on the compute pool, its work is reserved once it is decoded, and a
+// compression runs only once the budget has given it room for zlib's state and the compressed copy.
 
 internal import Gzip
 
-/// Decodes a chunk of a gzip body into the request's body.
+/// Decodes a whole gzip body into the request's body (on a compute thread), within what the request reserved
+/// for it at its head (``ServerContext/decodingBytes(compressedBytes:)`` beside the body as sent).
 ///
 /// The decoded body may not pass ``ServerContext/maxBodyBytes``: decoding stops at the first piece that would
-/// pass it (a zip bomb is never inflated further, and is refused 413). The request reserved what its decoding can
-/// hold before the body was read (``ServerContext/decodingBytes(compressedBytes:)``), so a piece is kept without
-/// asking the budget again, and a body thrown away costs the budget no more than that; the body's capacity never
-/// passes the reservation.
+/// pass it (a zip bomb is never inflated further, and is refused 413). The body's capacity never passes what
+/// the reservation holds for it. Once decoded, the reservation is what the decoded body holds: the body as sent
+/// and the decoder are freed.
 ///
-/// - Returns: `nil` while the body is acceptable, else why it is thrown away.
-func decode(
-    _ data: UnsafePointer<CChar>, size: Int, with decoder: GzipDecompressor, into state: RequestState,
-    context: ServerContext
+/// - Parameter compressed: The body as sent; freed as soon as it is decoded.
+/// - Returns: `nil` when the body decoded (in ``RequestState/body``), else why it is refused.
+func decodeBody(
+    _ compressed: consuming [UInt8], for state: RequestState, context: ServerContext
 ) -> RequestState.DiscardReason? {
+    let compressedBytes = compressed.count
+    let bound = context.decodingBytes(compressedBytes: compressedBytes) - ContentCoding.decoderBytes
+    var decoded: [UInt8] = []
     var stopped: RequestState.DiscardReason?
     do throws(GzipError) {
-        _ = try decoder.decompress(UnsafeRawBufferPointer(start: data, count: size)) { piece in
-            let length = state.body.count + piece.count
-            guard length <= context.maxBodyBytes else {
-                stopped = .refused(.contentTooLarge(limit: context.maxBodyBytes))
-                return false
-            }
-            // Within the reservation by construction; checked, so that the budget's invariant never rests on
-            // the ratio alone.
-            let holding = length + context.reservedTrailingCapacity + state.decoderBytes
-            if holding > state.reserved {
-                guard context.budget.tryReserve(holding - state.reserved) else {
-                    state.refusedBytes = holding
-                    stopped = .overBudget
-                    return false
+        let decoder = try GzipDecompressor()
+        var failure: GzipError?
+        compressed.withUnsafeBytes { input in
+            do throws(GzipError) {
+                _ = try decoder.decompress(input) { piece in
+                    let length = decoded.count + piece.count
+                    guard length <= context.maxBodyBytes else {
+                        stopped = .refused(.contentTooLarge(limit: context.maxBodyBytes))
+                        return false
+                    }
+                    guard length + context.reservedTrailingCapacity <= bound else {
+                        // Past deflate's ratio: not gzip as zlib writes it; never held outside the reservation.
+                        state.refusedBytes = compressedBytes + length + context.reservedTrailingCapacity
+                        stopped = .overBudget
+                        return false
+                    }
+                    if length > decoded.capacity {
+                        // Doubling, as append would, but never past what the reservation holds.
+                        let doubled = min(bound, 2 * decoded.capacity)
+                        decoded.reserveCapacity(max(length + context.reservedTrailingCapacity, doubled))
+                    }
+                    decoded.append(contentsOf: piece)
+                    return true
                 }
-                state.reserved = holding
+            } catch {
+                failure = error
             }
-            if length > state.body.capacity {
-                // Doubling, as append would, but never past what the reservation holds for the body.
-                let cap = state.reserved - state.decoderBytes
-                state.body.reserveCapacity(max(length + context.reservedTrailingCapacity, min(cap, 2 * state.body.capacity)))
-            }
-            state.body.append(contentsOf: piece)
-            return true
         }
+        if let failure { throw failure }
+        if stopped == nil { try decoder.finish() }
+    } catch .outOfMemory {
+        state.refusedBytes = compressedBytes + bound + ContentCoding.decoderBytes
+        stopped = .overBudget
     } catch {
-        return .refused(.undecodableContent(error.description))
+        stopped = .refused(.undecodableContent(error.description))
     }
+    _ = consume compressed
+    // The body as sent and the decoder are gone; what is held now is the decoded body.
+    let holding = stopped == nil ? decoded.capacity : 0
+    if holding < state.reserved {
+        context.budget.release(state.reserved - holding)
+        state.reserved = holding
+    }
+    if stopped == nil { state.body = decoded }
     return stopped
 }
 

@@ -21,10 +21,7 @@ final class RequestState: @unchecked Sendable {
         case readingBody
         /// The body is being thrown away (``discardReason``): chunks are discarded, the answer is an error.
         case discardingBody
-        /// A gzip body has been decoded whole, and the request waits, suspended, until the memory budget has room
-        /// for its work on the decoded body (``admitted``), as ``awaitingAdmission`` waits for a body of known size.
-        case awaitingRoom
-        /// Suspended while a compute thread answers.
+        /// Suspended while a compute thread answers (a gzip body: decodes it, waits for room for its work, answers).
         case computing
         /// ``answer`` is ready to be queued.
         case answerReady
@@ -47,18 +44,18 @@ final class RequestState: @unchecked Sendable {
     var phase = Phase.awaitingHead
     var method = ""
     var headers = HTTPHeaders()
-    /// The body as received, or decoded when ``decoder`` is set.
+    /// The body as received; a gzip body's decoded bytes once a compute thread has decoded it.
     var body: [UInt8] = []
-    /// Decodes a gzip body as it arrives; `nil` for a body without content coding.
-    var decoder: GzipDecompressor?
-    /// The memory ``decoder`` holds, counted in the request's reservation (0 without one).
-    var decoderBytes = 0
+    /// Whether the body is sent with `Content-Encoding: gzip` (it is decoded once whole, on the compute pool).
+    var gzipBody = false
+    /// Whether the connection closes after ``answer`` (a refusal or a 503 computed off the connection thread).
+    var closesAfterAnswer = false
     /// Bytes thrown away while ``Phase/discardingBody``.
     var discardedBytes = 0
     var discardReason = DiscardReason.overBudget
     /// Bytes this request holds in the memory budget; given back in the completion callback.
     var reserved = 0
-    /// The budget's decision, set while ``Phase/awaitingAdmission`` or ``Phase/awaitingRoom``.
+    /// The budget's decision, set while ``Phase/awaitingAdmission``.
     var admitted = false
     /// The bytes the request needed when it was refused (for the 503).
     var refusedBytes = 0

@@ -100,16 +100,16 @@ final class ServerContext: Sendable {
         return response
     }
 
-    /// The bytes a request needs, never less than its body, with its decoder's state (a gzip body's
-    /// `bodyBytes` are decoded bytes).
+    /// The bytes a request needs, never less than its body (a gzip body's `bodyBytes` are decoded bytes, once
+    /// known).
     func estimate(_ state: RequestState, bodyBytes: Int) -> Int {
-        max(bodyBytes, memoryEstimate(state.method, String(state.path), bodyBytes)) + state.decoderBytes
+        max(bodyBytes, memoryEstimate(state.method, String(state.path), bodyBytes))
     }
 
-    /// The most a gzip body of `compressedBytes` can hold while it is decoded: its decoder, and its decoded bytes
-    /// (with the reader's trailing ones), which deflate's largest ratio (``ContentCoding/largestInflation``) and
-    /// the body limit bound. A gzip request reserves this before its body is read; the work on the decoded body
-    /// is reserved once its size is known.
+    /// The most the decoding of a gzip body of `compressedBytes` can hold beside the body itself: its decoder,
+    /// and its decoded bytes (with the reader's trailing ones), which deflate's largest ratio
+    /// (``ContentCoding/largestInflation``) and the body limit bound. A gzip request reserves this and its body
+    /// before the body is read; the work on the decoded body is reserved once its size is known.
     func decodingBytes(compressedBytes: Int) -> Int {
         let (bound, overflow) = compressedBytes.multipliedReportingOverflow(by: ContentCoding.largestInflation)
         return min(maxBodyBytes, overflow ? maxBodyBytes : bound) + reservedTrailingCapacity + ContentCoding.decoderBytes
