@@ -31,6 +31,14 @@ final class ComputePool: Sendable {
     /// How much lower the compute threads' priority is than the connection threads'.
     static let computeNiceness: Int32 = 5
 
+    /// How much lower the gzip decoding threads' priority is than the connection threads' (below the compute
+    /// threads'): decoding a gzip bomb to the body limit costs tens of milliseconds for a few kilobytes sent, so a
+    /// flood of them must take the cores only when the requests' own work leaves them free.
+    static let decodeNiceness: Int32 = 15
+
+    /// This pool's threads' niceness.
+    let niceness: Int32
+
     /// Jobs that may wait for a thread when every thread is busy.
     let queueLimit: Int
     let threadCount: Int
@@ -42,7 +50,10 @@ final class ComputePool: Sendable {
     /// - Parameters:
     ///   - threads: The number of threads (at least 1).
     ///   - queueLimit: Jobs that may wait when every thread is busy; more are refused by ``submit(_:)``.
-    init(threads: Int, queueLimit: Int) {
+    ///   - niceness: How much lower the threads' priority is than the connection threads'. Default
+    ///     ``computeNiceness``.
+    init(threads: Int, queueLimit: Int, niceness: Int32 = ComputePool.computeNiceness) {
+        self.niceness = niceness
         self.threadCount = max(1, threads)
         self.queueLimit = max(0, queueLimit)
         var started: [pthread_t] = []
@@ -104,7 +115,8 @@ final class ComputePool: Sendable {
     }
 
     private func work() {
-        Self.lowerPriority()
+        // On Linux the nice value is per thread, and `who` 0 is the calling thread.
+        _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, niceness)
         while true {
             available.wait()
             let job: Job? = state.withLock { state in

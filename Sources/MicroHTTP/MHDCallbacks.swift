@@ -413,22 +413,23 @@ private func compute(
     finish(state, with: response, resuming: suspended)
 }
 
-/// Submits `work` to the compute pool for a suspended connection; when the pool cancels it (shutdown) or cannot
-/// take it (its queue is full, or it is closed), the connection is resumed with a 503.
+/// Submits `work` to `pool` (the compute pool unless given) for a suspended connection; when the pool cancels it
+/// (shutdown) or cannot take it (its queue is full, or it is closed), the connection is resumed with a 503.
 private func submit(
     for state: RequestState, resuming suspended: SuspendedConnection, context: ServerContext,
-    _ work: @escaping @Sendable () -> Void
+    to pool: ComputePool? = nil, _ work: @escaping @Sendable () -> Void
 ) {
+    let pool = pool ?? context.pool
     let job = ComputePool.Job(
         run: work,
         cancel: {
             settle(state, answerBytes: 0, context: context)
             finish(state, with: context.overloadResponse(.shuttingDown, to: state), resuming: suspended)
         })
-    if !context.pool.submit(job) {
+    if !pool.submit(job) {
         settle(state, answerBytes: 0, context: context)
         let reason: HTTPServer.Overload = context.isShuttingDown.load(ordering: .relaxed)
-            ? .shuttingDown : .computeQueueFull(limit: context.pool.queueLimit)
+            ? .shuttingDown : .computeQueueFull(limit: pool.queueLimit)
         finish(state, with: context.overloadResponse(reason, to: state), resuming: suspended)
     }
 }
@@ -445,17 +446,17 @@ private func finish(
     suspended.resume()
 }
 
-/// A gzip body, whole: suspends the connection and decodes it on the compute pool (``decodeBody(_:for:context:)``),
-/// where a bomb costs the compute threads' time at their lower priority, in turn with other requests, instead of
-/// holding a connection thread and every connection on it. A body that does not decode, or decodes past the
+/// A gzip body, whole: suspends the connection and decodes it on the decoding pool (``decodeBody(_:for:context:)``),
+/// whose threads run below the compute threads' priority: a flood of gzip bombs takes the cores only when the
+/// requests' own work leaves them free, and never holds a connection thread and every connection on it. A body that does not decode, or decodes past the
 /// limit, is answered its refusal (and the connection closed); a decoded one gets the room its work needs,
-/// waiting for it as a head waits (holding only its decoded bytes), and is computed on the pool.
+/// waiting for it as a head waits (holding only its decoded bytes), and is computed on the compute pool.
 private func decodeOnPool(_ state: RequestState, on connection: OpaquePointer, context: ServerContext) -> MHD_Result {
     state.phase = .computing
     MHD_suspend_connection(connection)
     let suspended = SuspendedConnection(pointer: connection)
     let compressed = PendingBody(state.takeBody(zeroingTrailing: 0))
-    submit(for: state, resuming: suspended, context: context) {
+    submit(for: state, resuming: suspended, context: context, to: context.decodePool) {
         if let reason = decodeBody(compressed.take(), for: state, context: context) {
             let response: HTTPResponse
             switch reason {
@@ -471,15 +472,21 @@ private func decodeOnPool(_ state: RequestState, on connection: OpaquePointer, c
         }
         // The decoded body's work: what the reservation lacks, asked for now or waited for.
         let needed = context.estimate(state, bodyBytes: state.body.count)
+        // The work itself runs on the compute pool, at the compute threads' priority.
+        let computeDecoded: @Sendable () -> Void = {
+            submit(for: state, resuming: suspended, context: context) {
+                compute(decodedRequest(state, context: context), for: state, resuming: suspended, context: context)
+            }
+        }
         if needed <= state.reserved {
             context.budget.release(state.reserved - needed)
             state.reserved = needed
-            compute(decodedRequest(state, context: context), for: state, resuming: suspended, context: context)
+            computeDecoded()
             return
         }
         if context.budget.tryReserve(needed - state.reserved) {
             state.reserved = needed
-            compute(decodedRequest(state, context: context), for: state, resuming: suspended, context: context)
+            computeDecoded()
             return
         }
         state.refusedBytes = needed
@@ -493,10 +500,7 @@ private func decodeOnPool(_ state: RequestState, on connection: OpaquePointer, c
                 return
             }
             state.reserved = needed
-            // (This runs on the thread that freed the room: the work goes back to the pool.)
-            submit(for: state, resuming: suspended, context: context) {
-                compute(decodedRequest(state, context: context), for: state, resuming: suspended, context: context)
-            }
+            computeDecoded()  // (from the thread that freed the room, or this one)
         }
     }
     return .YES

@@ -35,6 +35,8 @@ final class ServerContext: Sendable {
     let sendTimeoutSeconds: UInt32
     /// Where heavy requests are computed.
     let pool: ComputePool
+    /// Where gzip bodies are decoded, below the compute threads' priority (``ComputePool/decodeNiceness``).
+    let decodePool: ComputePool
     /// The answers being written while they are sent.
     let answerPipes = AnswerPipes()
     /// Set once shutdown begins; responses then carry `Connection: close`.
@@ -80,6 +82,9 @@ final class ServerContext: Sendable {
         self.scansRawHeads = configuration.perConnectionMemoryLimit > 32 * 1024
             && configuration.perConnectionMemoryLimit >= Int(RequestHead.pageSize) * 4 / 3
         self.pool = ComputePool(threads: configuration.computeThreads, queueLimit: configuration.computeQueueLimit)
+        self.decodePool = ComputePool(
+            threads: configuration.computeThreads, queueLimit: configuration.computeQueueLimit,
+            niceness: ComputePool.decodeNiceness)
     }
 
     /// The 503 answer to a request for `reason`.
