@@ -20,6 +20,8 @@ final class ComputePool: Sendable {
     struct Job: Sendable {
         let run: @Sendable () -> Void
         let cancel: @Sendable () -> Void
+        /// Jobs of a higher precedence are taken first; among equals, the first queued. Default 0.
+        var precedence = 0
     }
 
     private struct State {
@@ -82,7 +84,9 @@ final class ComputePool: Sendable {
     func submit(_ job: Job) -> Bool {
         let accepted = state.withLock { state in
             guard !state.closed, state.queue.count < queueLimit + max(0, threadCount - state.busy) else { return false }
-            state.queue.append(job)
+            // After every job of the same or a higher precedence (the queue is short: at most the limit).
+            let place = state.queue.firstIndex { $0.precedence < job.precedence } ?? state.queue.endIndex
+            state.queue.insert(job, at: place)
             return true
         }
         if accepted { available.signal() }

@@ -16,9 +16,9 @@
 //   3. Access handler with size > 0: body chunk → append (a gzip body as sent), or discard past the limit;
 //      consume it.
 //   4. Access handler with size 0 after the head: body complete → a gzip body suspends the connection and is
-//      decoded on the compute pool (MHDCallbacks+ContentCoding.swift: a bomb costs the compute threads' time at
-//      their priority, not the connection threads'), then its work is reserved (waiting for room as a head
-//      does) and computed there; a light request (body under inlineBodyLimit) is answered here; a heavy one
+//      decoded on the decoding pool (MHDCallbacks+ContentCoding.swift; its threads run below the compute
+//      threads, so a bomb flood takes only the cores the requests' work leaves), then its work is reserved
+//      (waiting for room as a head does) and computed on the compute pool; a light request (body under inlineBodyLimit) is answered here; a heavy one
 //      suspends the connection and goes to the compute pool, which resumes the connection with the answer
 //      (libmicrohttpd then repeats the last call, which queues it). Either way the answer is gzipped if the
 //      request prefers it.
@@ -417,7 +417,7 @@ private func compute(
 /// (shutdown) or cannot take it (its queue is full, or it is closed), the connection is resumed with a 503.
 private func submit(
     for state: RequestState, resuming suspended: SuspendedConnection, context: ServerContext,
-    to pool: ComputePool? = nil, _ work: @escaping @Sendable () -> Void
+    to pool: ComputePool? = nil, precedence: Int = 0, _ work: @escaping @Sendable () -> Void
 ) {
     let pool = pool ?? context.pool
     let job = ComputePool.Job(
@@ -425,7 +425,8 @@ private func submit(
         cancel: {
             settle(state, answerBytes: 0, context: context)
             finish(state, with: context.overloadResponse(.shuttingDown, to: state), resuming: suspended)
-        })
+        },
+        precedence: precedence)
     if !pool.submit(job) {
         settle(state, answerBytes: 0, context: context)
         let reason: HTTPServer.Overload = context.isShuttingDown.load(ordering: .relaxed)
@@ -455,8 +456,12 @@ private func decodeOnPool(_ state: RequestState, on connection: OpaquePointer, c
     state.phase = .computing
     MHD_suspend_connection(connection)
     let suspended = SuspendedConnection(pointer: connection)
-    let compressed = PendingBody(state.takeBody(zeroingTrailing: 0))
-    submit(for: state, resuming: suspended, context: context, to: context.decodePool) {
+    let body = state.takeBody(zeroingTrailing: 0)
+    // The larger body as sent first: its decoding costs the least per byte the client sent (a bomb, a few
+    // kilobytes that decode to the limit, the most), so a flood of bombs does not hold up bodies sent in full.
+    let precedence = body.count
+    let compressed = PendingBody(body)
+    submit(for: state, resuming: suspended, context: context, to: context.decodePool, precedence: precedence) {
         if let reason = decodeBody(compressed.take(), for: state, context: context) {
             let response: HTTPResponse
             switch reason {
