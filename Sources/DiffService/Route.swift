@@ -34,7 +34,8 @@ struct Route: Sendable {
     /// Creates a route whose metrics label is its path.
     init(
         _ method: String, _ path: String, link: String?, memoryPerBodyByte: Int = 1, memoryPerSmallBodyByte: Int? = nil,
-        extraMemory: Int = 0, isProbe: Bool = false, answer: @escaping @Sendable (ServiceRouter, HTTPRequest) -> HTTPResponse
+        extraMemory: Int = 0, isProbe: Bool = false,
+        answer: @escaping @Sendable (ServiceRouter, HTTPRequest) -> HTTPResponse
     ) {
         self.path = path
         self.method = method

@@ -55,9 +55,10 @@ public enum ServiceRunner {
         if !published.isEmpty {
             logger.warning(
                 """
-                SNAPDIFF_CURSOR_KEY holds the README's example key (key \(published.map(String.init).joined(separator: ", ")) \
-                of \(configuration.cursorSecrets.count)), which anyone can read, so anyone can forge this service's layout \
-                cursors; use a random secret (head -c 32 /dev/urandom | base64), the same on every replica
+                SNAPDIFF_CURSOR_KEY holds the README's example key (key \
+                \(published.map(String.init).joined(separator: ", ")) of \(configuration.cursorSecrets.count)), which \
+                anyone can read, so anyone can forge this service's layout cursors; use a random secret \
+                (head -c 32 /dev/urandom | base64), the same on every replica
                 """,
                 metadata: ["published_keys": "\(published)"])
         }

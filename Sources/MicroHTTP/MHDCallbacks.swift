@@ -18,10 +18,10 @@
 //   4. Access handler with size 0 after the head: body complete → a gzip body suspends the connection and is
 //      decoded on the decoding pool (MHDCallbacks+ContentCoding.swift; its threads run below the compute
 //      threads, so a bomb flood takes only the cores the requests' work leaves), then its work is reserved
-//      (waiting for room as a head does) and computed on the compute pool; a light request (body under inlineBodyLimit) is answered here; a heavy one
-//      suspends the connection and goes to the compute pool, which resumes the connection with the answer
-//      (libmicrohttpd then repeats the last call, which queues it). Either way the answer is gzipped if the
-//      request prefers it.
+//      (waiting for room as a head does) and computed on the compute pool. Any other: a light request (body
+//      under inlineBodyLimit) is answered here; a heavy one suspends the connection and goes to the compute
+//      pool, which resumes the connection with the answer (libmicrohttpd then repeats the last call, which
+//      queues it). Either way the answer is gzipped if the request prefers it.
 //   5. Completion callback (always, also on client abort or daemon stop): give back the request's budget,
 //      release RequestState.
 
@@ -447,11 +447,12 @@ private func finish(
     suspended.resume()
 }
 
-/// A gzip body, whole: suspends the connection and decodes it on the decoding pool (``decodeBody(_:for:context:)``),
-/// whose threads run below the compute threads' priority: a flood of gzip bombs takes the cores only when the
-/// requests' own work leaves them free, and never holds a connection thread and every connection on it. A body that does not decode, or decodes past the
-/// limit, is answered its refusal (and the connection closed); a decoded one gets the room its work needs,
-/// waiting for it as a head waits (holding only its decoded bytes), and is computed on the compute pool.
+/// A gzip body, whole: suspends the connection and decodes it on the decoding pool
+/// (``decodeBody(_:for:context:)``), whose threads run below the compute threads' priority: a flood of gzip bombs
+/// takes the cores only when the requests' own work leaves them free, and never holds a connection thread and
+/// every connection on it. A body that does not decode, or decodes past the limit, is answered its refusal (and
+/// the connection closed); a decoded one gets the room its work needs, waiting for it as a head waits (holding
+/// only its decoded bytes), and is computed on the compute pool.
 private func decodeOnPool(_ state: RequestState, on connection: OpaquePointer, context: ServerContext) -> MHD_Result {
     state.phase = .computing
     MHD_suspend_connection(connection)
@@ -466,7 +467,8 @@ private func decodeOnPool(_ state: RequestState, on connection: OpaquePointer, c
             let response: HTTPResponse
             switch reason {
             case .refused(let refusal):
-                response = context.refusal(refusal, method: state.method, path: String(state.path), headers: state.headers)
+                response = context.refusal(
+                    refusal, method: state.method, path: String(state.path), headers: state.headers)
             case .overBudget:
                 response = context.overloadResponse(
                     .memoryBudgetExhausted(needed: state.refusedBytes, capacity: context.budget.capacity), to: state)

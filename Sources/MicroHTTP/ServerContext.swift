@@ -117,6 +117,7 @@ final class ServerContext: Sendable {
     /// before the body is read; the work on the decoded body is reserved once its size is known.
     func decodingBytes(compressedBytes: Int) -> Int {
         let (bound, overflow) = compressedBytes.multipliedReportingOverflow(by: ContentCoding.largestInflation)
-        return min(maxBodyBytes, overflow ? maxBodyBytes : bound) + reservedTrailingCapacity + ContentCoding.decoderBytes
+        let decoded = min(maxBodyBytes, overflow ? maxBodyBytes : bound)
+        return decoded + reservedTrailingCapacity + ContentCoding.decoderBytes
     }
 }

@@ -9,7 +9,8 @@ struct Serve: ParsableCommand {
         abstract: "Start the HTTP service (POST /diff, POST /layout, GET /healthz, /readyz, /metrics, /openapi.yaml).",
         discussion: """
             Every option can also be set by an environment variable (SNAPDIFF_HOST, SNAPDIFF_PORT, \
-            SNAPDIFF_PROBE_PORT, SNAPDIFF_THREADS, SNAPDIFF_MAX_BODY_BYTES, SNAPDIFF_CONNECTION_LIMIT, SNAPDIFF_CONNECTION_TIMEOUT, \
+            SNAPDIFF_PROBE_PORT, SNAPDIFF_THREADS, SNAPDIFF_MAX_BODY_BYTES, SNAPDIFF_CONNECTION_LIMIT, \
+            SNAPDIFF_CONNECTION_TIMEOUT, \
             SNAPDIFF_SHUTDOWN_GRACE, SNAPDIFF_LOG_LEVEL, SNAPDIFF_MEMORY_BUDGET, SNAPDIFF_COMPUTE_THREADS, \
             SNAPDIFF_COMPUTE_QUEUE_LIMIT, SNAPDIFF_ADMISSION_TIMEOUT, SNAPDIFF_SEND_TIMEOUT, SNAPDIFF_REQUEST_TIMEOUT, \
             SNAPDIFF_COMPRESSION_LEVEL, SNAPDIFF_CORS_ALLOW_ORIGIN); a flag overrides its variable. SNAPDIFF_CURSOR_KEY \
@@ -221,7 +222,8 @@ struct Serve: ParsableCommand {
             return "--cors-allow-origin (env SNAPDIFF_CORS_ALLOW_ORIGIN): \"\(origin)\" \(defect)"
         case .invalidProbePort(let probePort, let port):
             return probePort == port
-                ? "--probe-port \(probePort) (env SNAPDIFF_PROBE_PORT) is the service's --port; the probes need a port of their own"
+                ? "--probe-port \(probePort) (env SNAPDIFF_PROBE_PORT) is the service's --port; the probes need a port "
+                    + "of their own"
                 : "--probe-port \(probePort) (env SNAPDIFF_PROBE_PORT) is not in 0…65535"
         case .budgetTooSmall(let budget, let maxBodyBytes, let largestRequest, let largestBody):
             return "a memory budget (--memory-budget, SNAPDIFF_MEMORY_BUDGET) of \(budget) bytes cannot hold the largest "

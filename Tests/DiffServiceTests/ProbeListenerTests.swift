@@ -63,9 +63,10 @@ import TestSupport
         var configuration = ServiceConfiguration()
         configuration.port = 8080
         configuration.probePort = 8080
-        #expect(throws: ServiceConfiguration.Invalid.invalidProbePort(8080, port: 8080)) { try configuration.validate() }
+        typealias Invalid = ServiceConfiguration.Invalid
+        #expect(throws: Invalid.invalidProbePort(8080, port: 8080)) { try configuration.validate() }
         configuration.probePort = 70000
-        #expect(throws: ServiceConfiguration.Invalid.invalidProbePort(70000, port: 8080)) { try configuration.validate() }
+        #expect(throws: Invalid.invalidProbePort(70000, port: 8080)) { try configuration.validate() }
         configuration.probePort = 8081
         #expect(throws: Never.self) { try configuration.validate() }
     }

@@ -25,7 +25,8 @@ import TestSupport
         var configuration = self.configuration
         configuration.refusalResponse = { refusal, method, path, headers in
             refusals.record("\(refusal.status) \(method) \(path)")
-            return HTTPServer.Configuration.defaultRefusalResponse(refusal, method: method, path: path, headers: headers)
+            return HTTPServer.Configuration.defaultRefusalResponse(
+                refusal, method: method, path: path, headers: headers)
         }
         try withServer(configuration, handler: { calls.increment(); return echo($0) }) { _, port in
             let client = try TestClient(port: port)

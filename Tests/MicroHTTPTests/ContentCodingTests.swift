@@ -89,8 +89,8 @@ import TestSupport
             defer { if held { gate.open() } }
             // Its work (2.6 MiB) does not fit beside /hold's 7 MiB: it must wait, not be refused.
             let client = try TestClient(port: port, timeout: 30)
-            try client.send(TestClient.requestBytes(
-                "POST", "/echo", headers: [("Content-Encoding", "gzip")], body: try GzipCodec.compress(decoded, level: 9)))
+            let sent = try GzipCodec.compress(decoded, level: 9)
+            try client.send(TestClient.requestBytes("POST", "/echo", headers: [("Content-Encoding", "gzip")], body: sent))
             #expect(eventually { budget.waitingCount == 1 })
             gate.open()
             held = false

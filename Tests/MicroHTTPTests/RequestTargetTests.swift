@@ -25,7 +25,8 @@ import TestSupport
     @Test func absoluteFormTargetIsServedByItsPath() throws {
         try withServer { _, port in
             let client = try TestClient(port: port)
-            try client.send("GET http://snapdiff.example:8080/healthz?verbose=1 HTTP/1.1\r\nHost: snapdiff.example:8080\r\n\r\n")
+            try client.send(
+                "GET http://snapdiff.example:8080/healthz?verbose=1 HTTP/1.1\r\nHost: snapdiff.example:8080\r\n\r\n")
             let response = try client.readResponse()
             #expect(response.status == 200)
             #expect(response.header("X-Path") == "/healthz")
