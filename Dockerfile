@@ -64,6 +64,7 @@ COPY --from=build /out/snapdiff /usr/local/bin/snapdiff
 # default 10 s before SIGKILL.
 ENV SNAPDIFF_HOST=0.0.0.0 \
     SNAPDIFF_PORT=8080 \
+    SNAPDIFF_PROBE_PORT=8081 \
     SNAPDIFF_CONNECTION_LIMIT=1000 \
     SNAPDIFF_CONNECTION_TIMEOUT=30 \
     SNAPDIFF_SHUTDOWN_GRACE=8 \
@@ -71,9 +72,12 @@ ENV SNAPDIFF_HOST=0.0.0.0 \
 
 # Numeric, so that Kubernetes' runAsNonRoot can verify it.
 USER 10001:10001
-EXPOSE 8080
+# 8080 serves the API; 8081 serves only GET /healthz and /readyz, for health checks and probes that clients
+# holding every connection of 8080 cannot starve.
+EXPOSE 8080 8081
 
-# The binary probes itself (plain socket, GET /healthz): the image needs no curl and no shell.
+# The binary probes itself (plain socket, GET /healthz on SNAPDIFF_PROBE_PORT): the image needs no curl and no
+# shell.
 HEALTHCHECK --interval=10s --timeout=3s --start-period=5s --retries=3 CMD ["snapdiff", "healthcheck"]
 
 # SIGTERM stops accepting, lets in-flight requests finish (at most SNAPDIFF_SHUTDOWN_GRACE seconds) and

@@ -21,6 +21,8 @@ struct Route: Sendable {
     var memoryPerSmallBodyByte: Int
     /// Bytes a request here needs beyond ``RequestMemory/fixedBytes`` and its body's share (e.g. a large answer).
     var extraMemory: Int
+    /// Whether the probe listener serves it too (``ServiceConfiguration/probePort``): `/healthz` and `/readyz`.
+    var isProbe: Bool
     /// Answers a request routed here.
     var answer: @Sendable (ServiceRouter, HTTPRequest) -> HTTPResponse
 
@@ -33,7 +35,8 @@ struct Route: Sendable {
     /// Creates a route whose metrics label is its path.
     init(
         _ method: String, _ path: String, link: String?, memoryPerBodyByte: Int = 1, memoryPerSmallBodyByte: Int? = nil,
-        extraMemory: Int = 0, answer: @escaping @Sendable (ServiceRouter, HTTPRequest) -> HTTPResponse
+        extraMemory: Int = 0, isProbe: Bool = false,
+        answer: @escaping @Sendable (ServiceRouter, HTTPRequest) -> HTTPResponse
     ) {
         self.path = path
         self.method = method
@@ -42,6 +45,7 @@ struct Route: Sendable {
         self.memoryPerBodyByte = memoryPerBodyByte
         self.memoryPerSmallBodyByte = memoryPerSmallBodyByte ?? memoryPerBodyByte
         self.extraMemory = extraMemory
+        self.isProbe = isProbe
         self.answer = answer
     }
 }

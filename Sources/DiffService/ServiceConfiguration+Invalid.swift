@@ -13,6 +13,8 @@ extension ServiceConfiguration {
         /// The memory budget cannot hold the largest request the body limit allows (`largestRequest` bytes at its
         /// peak); `largestBody` is the largest body limit it can hold.
         case budgetTooSmall(budget: Int, maxBodyBytes: Int, largestRequest: Int, largestBody: Int)
+        /// The probe port (``ServiceConfiguration/probePort``) is not a port, or is the service's own `port`.
+        case invalidProbePort(Int, port: Int)
 
         /// What is wrong, in a sentence, with the settings under their Swift names.
         public var description: String {
@@ -28,6 +30,10 @@ extension ServiceConfiguration {
                 "a memory budget of \(budget) bytes cannot hold the largest request the body limit of "
                     + "\(maxBodyBytes) bytes allows (\(largestRequest) bytes at its peak); raise the budget to at least "
                     + "\(largestRequest) or lower the body limit to at most \(largestBody) bytes"
+            case .invalidProbePort(let probePort, let port):
+                probePort == port
+                    ? "probePort \(probePort) is the service's port; the probes need a port of their own"
+                    : "probePort \(probePort) is not in 0…65535"
             }
         }
     }

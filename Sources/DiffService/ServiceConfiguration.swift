@@ -8,6 +8,11 @@ public struct ServiceConfiguration: Sendable {
     public var host = "127.0.0.1"
     /// Port to bind; 0 picks a free one. Default 8080.
     public var port = 8080
+    /// The port of the probe listener, or `nil` for none (the default); 0 picks a free one. It serves `GET /healthz`
+    /// and `GET /readyz` only (every other path is a 404), on the same host, with its own thread, connection limit
+    /// (``probeConnectionLimit``) and memory budget, so that clients holding every connection of ``port`` (slow
+    /// ones, a flood) cannot starve a liveness or readiness probe. Both routes stay on ``port`` too.
+    public var probePort: Int?
     /// Worker threads. Default: the online processor count.
     public var threads = HTTPServer.Configuration.onlineProcessorCount
     /// The largest request body in bytes. Default 64 MiB (a 100,000-item snapshot pair is ~25–30 MB).
@@ -56,6 +61,25 @@ public struct ServiceConfiguration: Sendable {
 
     /// The fewest characters of a cursor secret.
     public static let minimumCursorSecretLength = 16
+
+    /// Cursor secrets printed in this project's documents (the README's example key, which lets a reader get the
+    /// README's cursors): anyone can read them, so anyone can forge a cursor sealed with one. A service keyed with
+    /// one still starts (the README's examples need it) but logs a warning (``publishedCursorSecretPositions``).
+    public static let publishedExampleSecrets: Set<String> = ["readme-example-key-not-a-secret"]
+
+    /// The positions (from 1) of ``cursorSecrets`` that are published (``publishedExampleSecrets``).
+    public var publishedCursorSecretPositions: [Int] {
+        cursorSecrets.indices.filter { Self.publishedExampleSecrets.contains(cursorSecrets[$0]) }.map { $0 + 1 }
+    }
+
+    /// The most connections the probe listener serves at once: a kubelet sends one liveness and one readiness
+    /// probe per period, and a container runtime's health check one more.
+    public static let probeConnectionLimit = 16
+    /// The bytes of libmicrohttpd's buffers per probe connection (a probe's head is a few hundred bytes); with
+    /// ``probeConnectionLimit`` 256 KiB in all, which the baseline's slack holds (``baselineBytes``).
+    public static let probeConnectionMemory = 16 * 1024
+    /// The largest body the probe listener reads (a probe has none).
+    static let probeMaxBodyBytes = 4096
 
     /// The secrets in a comma-separated list (`SNAPDIFF_CURSOR_KEY`), the one that seals first; spaces around a
     /// secret are dropped.
@@ -134,6 +158,9 @@ public struct ServiceConfiguration: Sendable {
             case .invalidHost, .alreadyStarted, .startFailed: break  // not thrown by validate()
             }
         }
+        if let probePort, !Setting.port.allowed.contains(probePort) || (probePort == port && port != 0) {
+            throw .invalidProbePort(probePort, port: port)
+        }
         let budget = effectiveMemoryBudget
         try Self.validate(cursorSecrets: cursorSecrets)
         try cors?.validate()
@@ -160,6 +187,33 @@ public struct ServiceConfiguration: Sendable {
     /// The HTTP layer's configuration; the answers it sends itself come from `service`.
     func http(budget: MemoryBudget, service: ServiceRouter) -> HTTPServer.Configuration {
         var configuration = http(budget: budget)
+        configuration.refusalResponse = { refusal, method, path, headers in
+            service.refused(refusal, method: method, path: path, headers: headers)
+        }
+        configuration.libraryMessage = { message, status in service.libraryMessage(message, answeredStatus: status) }
+        configuration.overloadResponse = { reason, method, path, headers in
+            service.overloaded(reason, method: method, path: path, headers: headers)
+        }
+        return configuration
+    }
+
+    /// The probe listener's HTTP configuration (``probePort``), or `nil` without one: one connection thread and one
+    /// (idle) compute thread, ``probeConnectionLimit`` connections of ``probeConnectionMemory`` bytes, short
+    /// timeouts, and a budget of its own that holds a request on every connection; the answers it sends itself
+    /// come from `service`.
+    func probeHTTP(service: ServiceRouter) -> HTTPServer.Configuration? {
+        guard let probePort else { return nil }
+        var configuration = HTTPServer.Configuration(
+            host: host, port: probePort, threads: 1, connectionLimit: Self.probeConnectionLimit,
+            perConnectionMemoryLimit: Self.probeConnectionMemory, connectionTimeout: .seconds(10),
+            maxBodyBytes: Self.probeMaxBodyBytes, shutdownGracePeriod: .seconds(1))
+        configuration.requestTimeout = .seconds(10)
+        configuration.computeThreads = 1
+        configuration.memoryEstimate = RequestMemory.estimate
+        let largest = RequestMemory.largest(maxBodyBytes: Self.probeMaxBodyBytes)
+        configuration.memoryBudget = MemoryBudget(capacity: Self.probeConnectionLimit * largest, lightReserve: 0)
+        configuration.admissionTimeout = .seconds(1)
+        configuration.compressionLevel = compressionLevel  // (its answers are never large enough: for the same Vary)
         configuration.refusalResponse = { refusal, method, path, headers in
             service.refused(refusal, method: method, path: path, headers: headers)
         }

@@ -26,8 +26,8 @@ extension ServiceRouter {
         playground(PlaygroundPage.html, link: "playground"),
         playground(PlaygroundPage.script, link: nil),
         playground(PlaygroundPage.styleSheet, link: nil),
-        Route("GET", "/healthz", link: "health") { _, _ in json(#"{"status":"ok"}"#) },
-        Route("GET", "/readyz", link: "ready") { router, _ in router.ready() },
+        Route("GET", "/healthz", link: "health", isProbe: true) { _, _ in json(#"{"status":"ok"}"#) },
+        Route("GET", "/readyz", link: "ready", isProbe: true) { router, _ in router.ready() },
         Route("GET", "/metrics", link: "metrics") { router, _ in
             HTTPResponse(
                 status: 200, headers: ["Content-Type": "text/plain; version=0.0.4; charset=utf-8"],
@@ -49,6 +49,13 @@ extension ServiceRouter {
         positions[path]
     }
 
+    /// The position in ``routes`` of the route at `path` that this router serves: on the probe listener
+    /// (``servesProbesOnly``) only a probe route's.
+    func servedPosition(of path: String) -> Int? {
+        guard let position = Self.position(of: path) else { return nil }
+        return !servesProbesOnly || Self.routes[position].isProbe ? position : nil
+    }
+
     /// The answer of the route for a request's path and method (a `HEAD` is answered as a `GET`, an `OPTIONS`
     /// with 204 and `Allow`, `OPTIONS *` with every method of the service), or the problem (404, 405) when there
     /// is none.
@@ -57,13 +64,15 @@ extension ServiceRouter {
     func route(_ request: HTTPRequest, at position: Int?) -> HTTPResponse {
         if request.path == "*" && request.method == "OPTIONS" {
             // The server as a whole (RFC 9110 §9.3.7): every method some route accepts.
-            let methods = Self.routes.flatMap(\.allowedMethods)
+            let methods = Self.routes.filter { !servesProbesOnly || $0.isProbe }.flatMap(\.allowedMethods)
             let allowed = ["GET", "HEAD", "POST", "OPTIONS"].filter(methods.contains)
             return HTTPResponse(status: 204, headers: ["Allow": allowed.joined(separator: ", ")])
         }
         guard let position else {
-            return Problem(.notFound, detail: "No resource at \(request.path); see GET / for the routes.")
-                .response(instance: request.path)
+            let detail = servesProbesOnly
+                ? "No resource at \(request.path) on the probe port, which serves only GET /healthz and GET /readyz."
+                : "No resource at \(request.path); see GET / for the routes."
+            return Problem(.notFound, detail: detail).response(instance: request.path)
         }
         let route = Self.routes[position]
         switch request.method {

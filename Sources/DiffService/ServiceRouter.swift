@@ -11,6 +11,9 @@ public struct ServiceRouter: Sendable {
     let metrics: ServiceMetrics
     let budget: MemoryBudget?
     let cors: CORSPolicy?
+    /// Whether this router answers the probe listener (``ServiceConfiguration/probePort``): only the probe routes
+    /// (``Route/isProbe``), every other path a 404.
+    private(set) var servesProbesOnly = false
 
     /// Creates the service.
     ///
@@ -31,6 +34,14 @@ public struct ServiceRouter: Sendable {
         self.metrics = metrics
         self.budget = budget
         self.cors = cors
+    }
+
+    /// The same service (its readiness, metrics, log and answers) for the probe listener: it serves `GET /healthz`
+    /// and `GET /readyz` (and their `HEAD` and `OPTIONS`) only, and answers every other path 404.
+    public func probesOnly() -> ServiceRouter {
+        var router = self
+        router.servesProbesOnly = true
+        return router
     }
 
     /// The 503 for a request the HTTP layer could not take (memory budget, compute queue, shutdown): problem+json
@@ -174,7 +185,7 @@ public struct ServiceRouter: Sendable {
         let start = clock.now
         let requestID = RequestID.accept(request.header("x-request-id")) ?? RequestID.generate()
         metrics.begin()
-        let position = Self.position(of: request.path)  // found once, for the answer and the metrics
+        let position = servedPosition(of: request.path)  // found once, for the answer and the metrics
         var response = route(request, at: position)
         response.headers.replaceOrAdd(name: "X-Request-ID", value: requestID)
         if let cors {

@@ -27,17 +27,18 @@ public enum ServiceRunner {
         }
         ProcessMemory.useOwnMappingsForLargeBlocks()
         let readiness = Readiness()
-        let server = makeServer(configuration, readiness: readiness, logger: logger)
+        let listeners = makeListeners(configuration, readiness: readiness, logger: logger)
         do {
-            try server.start()
+            try listeners.start()
         } catch {
             throw .cannotStart(error)
         }
-        let port = server.port ?? configuration.port
+        let port = listeners.service.port ?? configuration.port
         logger.info(
             "listening",
             metadata: [
                 "host": "\(configuration.host)", "port": .stringConvertible(port),
+                "probe_port": listeners.probes.map { $0.port.map { .stringConvertible($0) } ?? "?" } ?? "none",
                 "threads": .stringConvertible(configuration.threads),
                 "max_body_bytes": .stringConvertible(configuration.maxBodyBytes),
                 "memory_budget": .stringConvertible(configuration.effectiveMemoryBudget),
@@ -51,11 +52,22 @@ public enum ServiceRunner {
                 continues only on this process (not on another replica, nor after a restart)
                 """)
         }
+        let published = configuration.publishedCursorSecretPositions
+        if !published.isEmpty {
+            logger.warning(
+                """
+                SNAPDIFF_CURSOR_KEY holds the README's example key (key \
+                \(published.map(String.init).joined(separator: ", ")) of \(configuration.cursorSecrets.count)), which \
+                anyone can read, so anyone can forge this service's layout cursors; use a random secret \
+                (head -c 32 /dev/urandom | base64), the same on every replica
+                """,
+                metadata: ["published_keys": "\(published)"])
+        }
         onStart(port)
         let signal = TerminationSignals.wait()
         logger.info("shutting down", metadata: ["signal": "\(signal)"])
         readiness.beginShutdown()
-        server.shutdown(grace: configuration.shutdownGracePeriod)
+        listeners.shutdown(grace: configuration.shutdownGracePeriod)
         logger.info("stopped")
     }
 
@@ -86,16 +98,65 @@ public enum ServiceRunner {
     public static func makeServer(
         _ configuration: ServiceConfiguration, readiness: Readiness, logger: Logger
     ) -> HTTPServer {
+        makeListeners(configuration, readiness: readiness, logger: logger).service
+    }
+
+    /// Creates (without starting) the service's listeners: the HTTP server that answers with a ``ServiceRouter``
+    /// on ``ServiceConfiguration/port``, and the probe listener on ``ServiceConfiguration/probePort`` when there is
+    /// one. They share the router's readiness, metrics and log.
+    ///
+    /// - Parameters:
+    ///   - configuration: Binding and limits.
+    ///   - readiness: The readiness state `/readyz` reports on both; call ``Readiness/beginShutdown()`` before
+    ///     ``Listeners/shutdown(grace:)``.
+    ///   - logger: Where the service logs.
+    public static func makeListeners(
+        _ configuration: ServiceConfiguration, readiness: Readiness, logger: Logger
+    ) -> Listeners {
         let budget = MemoryBudget(capacity: configuration.effectiveMemoryBudget)
         let service = ServiceRouter(
             readiness: readiness, logger: logger, cursors: configuration.makeCursorCodec(), budget: budget,
             cors: configuration.cors)
         let http = configuration.http(budget: budget, service: service)
-        return HTTPServer(configuration: http) { request in
+        let server = HTTPServer(configuration: http) { request in
             let response = service.respond(to: request)
             // The request's parse and difference are freed now: return the heap's free memory to the system.
             if request.body.count >= ProcessMemory.largeRequestBytes { ProcessMemory.releaseFreeMemory() }
             return response
+        }
+        let probeRouter = service.probesOnly()
+        let probes = configuration.probeHTTP(service: probeRouter).map { probeHTTP in
+            HTTPServer(configuration: probeHTTP) { request in probeRouter.respond(to: request) }
+        }
+        return Listeners(service: server, probes: probes)
+    }
+
+    /// The service's HTTP listeners: the service's port and, when configured, the probe port.
+    public struct Listeners: Sendable {
+        /// The server on ``ServiceConfiguration/port``: every route.
+        public let service: HTTPServer
+        /// The server on ``ServiceConfiguration/probePort``, if any: `/healthz` and `/readyz` only.
+        public let probes: HTTPServer?
+
+        /// Starts the service's server, then the probe listener (a probe must not report ready before the service
+        /// listens); when the probe listener cannot start, stops the service's server again.
+        /// - Throws: The first server's ``HTTPServerError``.
+        public func start() throws(HTTPServerError) {
+            try service.start()
+            do {
+                try probes?.start()
+            } catch {
+                service.shutdown(grace: .zero)
+                throw error
+            }
+        }
+
+        /// Shuts the service's server down gracefully (``HTTPServer/shutdown(grace:)``), then the probe listener,
+        /// which answers liveness and readiness (503) probes until the service's last request has finished.
+        /// - Parameter grace: The service's grace period.
+        public func shutdown(grace: Duration) {
+            service.shutdown(grace: grace)
+            probes?.shutdown(grace: .zero)
         }
     }
 }

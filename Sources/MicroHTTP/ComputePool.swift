@@ -20,6 +20,8 @@ final class ComputePool: Sendable {
     struct Job: Sendable {
         let run: @Sendable () -> Void
         let cancel: @Sendable () -> Void
+        /// Jobs of a higher precedence are taken first; among equals, the first queued. Default 0.
+        var precedence = 0
     }
 
     private struct State {
@@ -30,6 +32,14 @@ final class ComputePool: Sendable {
 
     /// How much lower the compute threads' priority is than the connection threads'.
     static let computeNiceness: Int32 = 5
+
+    /// How much lower the gzip decoding threads' priority is than the connection threads' (below the compute
+    /// threads'): decoding a gzip bomb to the body limit costs tens of milliseconds for a few kilobytes sent, so a
+    /// flood of them must take the cores only when the requests' own work leaves them free.
+    static let decodeNiceness: Int32 = 15
+
+    /// This pool's threads' niceness.
+    let niceness: Int32
 
     /// Jobs that may wait for a thread when every thread is busy.
     let queueLimit: Int
@@ -42,7 +52,10 @@ final class ComputePool: Sendable {
     /// - Parameters:
     ///   - threads: The number of threads (at least 1).
     ///   - queueLimit: Jobs that may wait when every thread is busy; more are refused by ``submit(_:)``.
-    init(threads: Int, queueLimit: Int) {
+    ///   - niceness: How much lower the threads' priority is than the connection threads'. Default
+    ///     ``computeNiceness``.
+    init(threads: Int, queueLimit: Int, niceness: Int32 = ComputePool.computeNiceness) {
+        self.niceness = niceness
         self.threadCount = max(1, threads)
         self.queueLimit = max(0, queueLimit)
         var started: [pthread_t] = []
@@ -71,7 +84,9 @@ final class ComputePool: Sendable {
     func submit(_ job: Job) -> Bool {
         let accepted = state.withLock { state in
             guard !state.closed, state.queue.count < queueLimit + max(0, threadCount - state.busy) else { return false }
-            state.queue.append(job)
+            // After every job of the same or a higher precedence (the queue is short: at most the limit).
+            let place = state.queue.firstIndex { $0.precedence < job.precedence } ?? state.queue.endIndex
+            state.queue.insert(job, at: place)
             return true
         }
         if accepted { available.signal() }
@@ -104,7 +119,8 @@ final class ComputePool: Sendable {
     }
 
     private func work() {
-        Self.lowerPriority()
+        // On Linux the nice value is per thread, and `who` 0 is the calling thread.
+        _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, niceness)
         while true {
             available.wait()
             let job: Job? = state.withLock { state in

@@ -15,6 +15,10 @@ public enum ContentCoding: String, Sendable, Hashable, CaseIterable {
     /// the server adds it to the request's reservation.
     public static let decoderBytes = GzipDecompressor.memoryBytes
 
+    /// The most bytes one byte of a gzip body can decode to: deflate's largest ratio is 1032:1 (zlib's technical
+    /// notes: a 258-byte match coded in two bits at best), and a gzip header and trailer decode to nothing.
+    static let largestInflation = 1032
+
     /// The coding of a request body from its `Content-Encoding` fields (all of them, as one list): identity when
     /// there is none or each is `identity`, gzip when the one coding is `gzip` or `x-gzip` (any case).
     /// - Parameter headers: The request's headers.

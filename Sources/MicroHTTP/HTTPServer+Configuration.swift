@@ -50,8 +50,8 @@ extension HTTPServer {
         /// a header line without a colon …): the place to log and count those answers. Default: ignores them.
         public var libraryMessage: @Sendable (_ message: String, _ answeredStatus: Int?) -> Void = { _, _ in }
 
-        /// Threads that compute the answers to heavy requests, apart from the connection threads. Default: the
-        /// online processor count.
+        /// Threads that compute the answers to heavy requests, apart from the connection threads; as many more
+        /// decode gzip request bodies, at a lower priority still. Default: the online processor count.
         public var computeThreads: Int = Configuration.onlineProcessorCount
         /// Heavy requests that may wait for a compute thread when all are busy; further ones are answered by
         /// ``overloadResponse`` with ``Overload/computeQueueFull(limit:)``. Default 64.

@@ -67,6 +67,7 @@ public final class HTTPServer: Sendable {
             context.janitor.stop()
             Unmanaged.passUnretained(context).release()
         } else {
+            context.decodePool.close()
             context.pool.close()
         }
     }
@@ -82,7 +83,9 @@ public final class HTTPServer: Sendable {
         try lifecycle.withLock { (state: inout Lifecycle) throws(HTTPServerError) in
             guard case .idle = state else { throw .alreadyStarted }
             try configuration.validate()
-            guard context.pool.isRunning else { throw .startFailed(port: configuration.port, errno: EAGAIN) }
+            guard context.pool.isRunning, context.decodePool.isRunning else {
+                throw .startFailed(port: configuration.port, errno: EAGAIN)
+            }
             let address = try SocketAddress(host: configuration.host, port: configuration.port)
             guard context.janitor.start() else { throw .startFailed(port: configuration.port, errno: EAGAIN) }
             var flags = MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_EPOLL.rawValue | MHD_USE_ITC.rawValue
@@ -163,6 +166,7 @@ public final class HTTPServer: Sendable {
         }
         guard let daemon else {
             context.isShuttingDown.store(true, ordering: .relaxed)
+            context.decodePool.close()
             context.pool.close()
             return
         }
@@ -281,10 +285,12 @@ public final class HTTPServer: Sendable {
         }
     }
 
-    /// Refuses the requests waiting for memory, cancels the queued computations and waits for the running
-    /// ones: afterwards no connection is suspended, or will be.
+    /// Refuses the requests waiting for memory, cancels the queued decodings and computations and waits for the
+    /// running ones: afterwards no connection is suspended, or will be. (The decodings first: one that finishes
+    /// may still hand its work to the compute pool.)
     private func resumeSuspendedConnections() {
         context.budget.close()
+        context.decodePool.close()
         context.pool.close()
     }
 

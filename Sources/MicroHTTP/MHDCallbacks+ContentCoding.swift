@@ -1,45 +1,73 @@
 // Content codings at the edge (RFC 9110 §8.4): a gzip request body is decoded as its chunks arrive, and an answer
-// is gzipped when the request's Accept-Encoding prefers it. Both keep the memory budget's invariant: the decoded
-// body's reservation grows with it, before each piece is kept, and a compression runs only once the budget has
-// given it room for zlib's state and the compressed copy.
+// is gzipped when the request's Accept-Encoding prefers it. Both keep the memory budget's invariant: a gzip body
+// reserves itself and what its decoding can hold before it is read (and waits for that room as a body of known
+// size waits for its own), is decoded whole on the compute pool, its work is reserved once it is decoded, and a
+// compression runs only once the budget has given it room for zlib's state and the compressed copy.
 
 internal import Gzip
 
-/// Decodes a chunk of a gzip body into the request's body.
+/// Decodes a whole gzip body into the request's body (on a compute thread), within what the request reserved
+/// for it at its head (``ServerContext/decodingBytes(compressedBytes:)`` beside the body as sent).
 ///
 /// The decoded body may not pass ``ServerContext/maxBodyBytes``: decoding stops at the first piece that would
-/// pass it (a zip bomb is never inflated further). Each piece is kept only once the request's reservation
-/// covers the body with it (``reserve(forBodyOf:state:context:)``), and the body's capacity never passes the
-/// limit and the reader's trailing bytes.
+/// pass it (a zip bomb is never inflated further, and is refused 413). The body's capacity never passes what
+/// the reservation holds for it. Once decoded, the reservation is what the decoded body holds: the body as sent
+/// and the decoder are freed.
 ///
-/// - Returns: `nil` while the body is acceptable, else why it is thrown away.
-func decode(
-    _ data: UnsafePointer<CChar>, size: Int, with decoder: GzipDecompressor, into state: RequestState,
-    context: ServerContext
+/// - Parameter compressed: The body as sent; freed as soon as it is decoded.
+/// - Returns: `nil` when the body decoded (in ``RequestState/body``), else why it is refused.
+func decodeBody(
+    _ compressed: consuming [UInt8], for state: RequestState, context: ServerContext
 ) -> RequestState.DiscardReason? {
+    let compressedBytes = compressed.count
+    let bound = context.decodingBytes(compressedBytes: compressedBytes) - ContentCoding.decoderBytes
+    var decoded: [UInt8] = []
     var stopped: RequestState.DiscardReason?
     do throws(GzipError) {
-        _ = try decoder.decompress(UnsafeRawBufferPointer(start: data, count: size)) { piece in
-            let length = state.body.count + piece.count
-            guard length <= context.maxBodyBytes else {
-                stopped = .refused(.contentTooLarge(limit: context.maxBodyBytes))
-                return false
+        let decoder = try GzipDecompressor()
+        var failure: GzipError?
+        compressed.withUnsafeBytes { input in
+            do throws(GzipError) {
+                _ = try decoder.decompress(input) { piece in
+                    let length = decoded.count + piece.count
+                    guard length <= context.maxBodyBytes else {
+                        stopped = .refused(.contentTooLarge(limit: context.maxBodyBytes))
+                        return false
+                    }
+                    guard length + context.reservedTrailingCapacity <= bound else {
+                        // Past deflate's ratio: not gzip as zlib writes it; never held outside the reservation.
+                        state.refusedBytes = compressedBytes + length + context.reservedTrailingCapacity
+                        stopped = .overBudget
+                        return false
+                    }
+                    if length > decoded.capacity {
+                        // Doubling, as append would, but never past what the reservation holds.
+                        let doubled = min(bound, 2 * decoded.capacity)
+                        decoded.reserveCapacity(max(length + context.reservedTrailingCapacity, doubled))
+                    }
+                    decoded.append(contentsOf: piece)
+                    return true
+                }
+            } catch {
+                failure = error
             }
-            guard reserve(forBodyOf: length, state: state, context: context) else {
-                stopped = .overBudget
-                return false
-            }
-            if length > state.body.capacity {
-                // Doubling, as append would, but never past the limit and the trailing bytes.
-                let cap = context.maxBodyBytes + context.reservedTrailingCapacity
-                state.body.reserveCapacity(min(cap, max(length + context.reservedTrailingCapacity, 2 * state.body.capacity)))
-            }
-            state.body.append(contentsOf: piece)
-            return true
         }
+        if let failure { throw failure }
+        if stopped == nil { try decoder.finish() }
+    } catch .outOfMemory {
+        state.refusedBytes = compressedBytes + bound + ContentCoding.decoderBytes
+        stopped = .overBudget
     } catch {
-        return .refused(.undecodableContent(error.description))
+        stopped = .refused(.undecodableContent(error.description))
     }
+    _ = consume compressed
+    // The body as sent and the decoder are gone; what is held now is the decoded body.
+    let holding = stopped == nil ? decoded.capacity : 0
+    if holding < state.reserved {
+        context.budget.release(state.reserved - holding)
+        state.reserved = holding
+    }
+    if stopped == nil { state.body = decoded }
     return stopped
 }
 

@@ -9,16 +9,19 @@
 //   1. URI-log callback: request line parsed → allocate RequestState, becomes the request's con_cls.
 //   2. Access handler, first call (upload_data NULL): head complete → copy method, headers, address and
 //      check the framing (RequestHead: 400, 411 or 501 and close); answer 413 at once if Content-Length is
-//      over the limit, 415 if the body's Content-Encoding is not gzip or identity (POST/PUT only, see
-//      refuseBody); set up a gzip body's decoder; reserve the request's memory in the budget, or suspend the
+//      over the limit, 415 if the body's Content-Encoding is not gzip or identity; reserve the request's memory
+//      in the budget (a gzip body's: itself and what its decoding can hold), or suspend the
 //      connection until the budget decides (libmicrohttpd then repeats the first call, and the body is read,
 //      or discarded and answered 503).
-//   3. Access handler with size > 0: body chunk → append, or decode (MHDCallbacks+ContentCoding.swift), or
-//      discard past the limit; consume it.
-//   4. Access handler with size 0 after the head: body complete (a gzip body must end at a member's end, else
-//      400) → a light request (body under inlineBodyLimit) is answered here; a heavy one suspends the
-//      connection and goes to the compute pool, which resumes the connection with the answer (libmicrohttpd
-//      then repeats the last call, which queues it). Either way the answer is gzipped if the request prefers it.
+//   3. Access handler with size > 0: body chunk → append (a gzip body as sent), or discard past the limit;
+//      consume it.
+//   4. Access handler with size 0 after the head: body complete → a gzip body suspends the connection and is
+//      decoded on the decoding pool (MHDCallbacks+ContentCoding.swift; its threads run below the compute
+//      threads, so a bomb flood takes only the cores the requests' work leaves), then its work is reserved
+//      (waiting for room as a head does) and computed on the compute pool. Any other: a light request (body
+//      under inlineBodyLimit) is answered here; a heavy one suspends the connection and goes to the compute
+//      pool, which resumes the connection with the answer (libmicrohttpd then repeats the last call, which
+//      queues it). Either way the answer is gzipped if the request prefers it.
 //   5. Completion callback (always, also on client abort or daemon stop): give back the request's budget,
 //      release RequestState.
 
@@ -257,7 +260,7 @@ private func readHead(
 
     let declared = head.contentLength.flatMap { Int($0) }
     if let declared, declared > context.maxBodyBytes {
-        return refuseBody(of: state, .contentTooLarge(limit: context.maxBodyBytes), on: connection, context: context)
+        return refuse(state, .contentTooLarge(limit: context.maxBodyBytes), on: connection, context: context)
     }
     // A gzip body is decoded as it arrives (the limit and the budget then count decoded bytes); any other
     // content coding is refused before its body is read.
@@ -265,21 +268,23 @@ private func readHead(
         switch ContentCoding.ofRequestBody(state.headers) {
         case .success(.identity): break
         case .success(.gzip):
-            guard let decoder = try? GzipDecompressor() else { return .NO }  // out of memory: close
-            state.decoder = decoder
-            state.decoderBytes = ContentCoding.decoderBytes
+            state.gzipBody = true
         case .failure(let unsupported):
-            return refuseBody(of: state, .unsupportedContentCoding(unsupported.value), on: connection, context: context)
+            return refuse(state, .unsupportedContentCoding(unsupported.value), on: connection, context: context)
         }
     }
 
-    if let declared, state.decoder == nil { state.body.reserveCapacity(declared + context.reservedTrailingCapacity) }
-    let needed = context.estimate(state, bodyBytes: declared ?? 0)
+    if let declared { state.body.reserveCapacity(declared + (state.gzipBody ? 0 : context.reservedTrailingCapacity)) }
+    // A gzip body: itself and what its decoding can hold now, its work once its decoded size is known
+    // (decodeOnPool).
+    let needed = state.gzipBody
+        ? (declared ?? 0) + context.decodingBytes(compressedBytes: declared ?? 0)
+        : context.estimate(state, bodyBytes: declared ?? 0)
     // Light: a body known to stay under the inline limit (probes, metrics, small diffs). It may use the
     // budget's light reserve, so that a budget full of large requests still answers probes at once. A gzip
     // body's decoded size is not known.
     let chunked = head.transferEncodingFields > 0  // (its length unknown at the head)
-    let light = (declared ?? 0) < context.inlineBodyLimit && !chunked && state.decoder == nil
+    let light = (declared ?? 0) < context.inlineBodyLimit && !chunked && !state.gzipBody
     if context.budget.tryReserve(needed, light: light) {
         state.reserved = needed
         state.phase = .readingBody
@@ -309,25 +314,23 @@ private func consumeChunk(
     context: ServerContext
 ) -> MHD_Result {
     if state.phase == .readingBody {
-        if let decoder = state.decoder, let data {
-            guard let reason = decode(data, size: size, with: decoder, into: state, context: context) else { return .YES }
-            state.discardReason = reason
-            state.decoder = nil
-        } else {
-            let length = state.body.count + size
-            if length <= context.maxBodyBytes, let data {
-                if reserve(forBodyOf: length, state: state, context: context) {
-                    state.appendBody(data, count: size)
-                    return .YES
-                }
-                state.discardReason = .overBudget
-            } else {
-                state.discardReason = .refused(.contentTooLarge(limit: context.maxBodyBytes))
+        let length = state.body.count + size
+        if length <= context.maxBodyBytes, let data {
+            // (A gzip body's bytes, at most its Content-Length, were reserved with it at the head.)
+            if state.gzipBody || reserve(forBodyOf: length, state: state, context: context) {
+                state.appendBody(data, count: size)
+                return .YES
             }
+            state.discardReason = .overBudget
+        } else {
+            state.discardReason = .refused(.contentTooLarge(limit: context.maxBodyBytes))
         }
         state.phase = .discardingBody
         state.discardedBytes = state.body.count
         state.body = []
+        // The body is gone: so is its reservation (the refusal is a few hundred bytes).
+        context.budget.release(state.reserved)
+        state.reserved = 0
     }
     state.discardedBytes += size
     // Returning NO makes libmicrohttpd close the connection without a response.
@@ -349,8 +352,8 @@ func reserve(forBodyOf length: Int, state: RequestState, context: ServerContext)
     return false
 }
 
-/// Last access-handler call of a body: answers a light request here; suspends the connection and hands a heavy
-/// one to the compute pool.
+/// Last access-handler call of a body: answers a refused body's refusal; hands a gzip body to
+/// ``decodeOnPool(_:on:context:)`` and any other to ``dispatch(_:on:context:)``.
 private func answer(_ state: RequestState, on connection: OpaquePointer, context: ServerContext) -> MHD_Result {
     // Complete: the deadline no longer applies, unless the janitor cut the request first.
     let received = state.connection?.guarded.withLock { guarded in
@@ -359,15 +362,6 @@ private func answer(_ state: RequestState, on connection: OpaquePointer, context
         return true
     }
     if received == false { return .NO }
-    if let decoder = state.decoder, state.phase == .readingBody {
-        state.decoder = nil
-        do throws(GzipError) {
-            try decoder.finish()
-        } catch {
-            state.phase = .discardingBody
-            state.discardReason = .refused(.undecodableContent(error.description))
-        }
-    }
     if state.phase == .discardingBody {
         state.phase = .answered
         switch state.discardReason {
@@ -381,6 +375,13 @@ private func answer(_ state: RequestState, on connection: OpaquePointer, context
             return queue(context.overloadResponse(overload, to: state), on: connection, forceClose: true)
         }
     }
+    if state.gzipBody { return decodeOnPool(state, on: connection, context: context) }
+    return dispatch(state, on: connection, context: context)
+}
+
+/// Hands a complete, accepted body to the handler: answers a light request here; suspends the connection and
+/// hands a heavy one to the compute pool.
+private func dispatch(_ state: RequestState, on connection: OpaquePointer, context: ServerContext) -> MHD_Result {
     let (path, query) = state.pathAndQuery
     let body = state.takeBody(zeroingTrailing: context.reservedTrailingCapacity)
     let bodyBytes = body.count
@@ -397,46 +398,149 @@ private func answer(_ state: RequestState, on connection: OpaquePointer, context
     MHD_suspend_connection(connection)
     let suspended = SuspendedConnection(pointer: connection)
     let pending = PendingRequest(request)
-    let job = ComputePool.Job(
-        run: {
-            let response = encode(context.handler(pending.take()), for: state, context: context)
-            settle(state, answer: response, context: context)
-            state.answer = response
-            state.phase = .answerReady
-            suspended.resume()
-        },
-        cancel: {
-            settle(state, answerBytes: 0, context: context)
-            state.answer = context.overloadResponse(.shuttingDown, to: state)
-            state.phase = .answerReady
-            suspended.resume()
-        })
-    if !context.pool.submit(job) {
-        settle(state, answerBytes: 0, context: context)
-        state.answer = context.overloadResponse(
-            context.isShuttingDown.load(ordering: .relaxed) ? .shuttingDown : .computeQueueFull(limit: context.pool.queueLimit),
-            to: state)
-        state.phase = .answerReady
-        suspended.resume()
+    submit(for: state, resuming: suspended, context: context) {
+        compute(pending.take(), for: state, resuming: suspended, context: context)
     }
     return .YES
 }
 
-/// Refuses a request from its head. libmicrohttpd 0.9.75 only skips the unread body of an early answer for POST
-/// and PUT (it then closes the connection, and sends no `100 Continue`); for other methods the body is read and
-/// discarded, then answered.
-private func refuseBody(
-    of state: RequestState, _ refusal: HTTPServer.Refusal, on connection: OpaquePointer, context: ServerContext
-) -> MHD_Result {
-    if state.method == "POST" || state.method == "PUT" {
-        return refuse(state, refusal, on: connection, context: context)
+/// Runs the handler on `request` (on a compute thread) and resumes the suspended connection with the answer.
+private func compute(
+    _ request: HTTPRequest, for state: RequestState, resuming suspended: SuspendedConnection, context: ServerContext
+) {
+    let response = encode(context.handler(request), for: state, context: context)
+    settle(state, answer: response, context: context)
+    finish(state, with: response, resuming: suspended)
+}
+
+/// Submits `work` to `pool` (the compute pool unless given) for a suspended connection; when the pool cancels it
+/// (shutdown) or cannot take it (its queue is full, or it is closed), the connection is resumed with a 503.
+private func submit(
+    for state: RequestState, resuming suspended: SuspendedConnection, context: ServerContext,
+    to pool: ComputePool? = nil, precedence: Int = 0, _ work: @escaping @Sendable () -> Void
+) {
+    let pool = pool ?? context.pool
+    let job = ComputePool.Job(
+        run: work,
+        cancel: {
+            settle(state, answerBytes: 0, context: context)
+            finish(state, with: context.overloadResponse(.shuttingDown, to: state), resuming: suspended)
+        },
+        precedence: precedence)
+    if !pool.submit(job) {
+        settle(state, answerBytes: 0, context: context)
+        let reason: HTTPServer.Overload = context.isShuttingDown.load(ordering: .relaxed)
+            ? .shuttingDown : .computeQueueFull(limit: pool.queueLimit)
+        finish(state, with: context.overloadResponse(reason, to: state), resuming: suspended)
     }
-    state.phase = .discardingBody
-    state.discardReason = .refused(refusal)
+}
+
+/// Hands a suspended request's answer to its connection thread: libmicrohttpd repeats the last access-handler
+/// call, which queues it (``RequestState/Phase/answerReady``).
+/// - Parameter closing: Whether the connection closes after the answer (a refusal, a 503 for the budget).
+private func finish(
+    _ state: RequestState, with response: HTTPResponse, closing: Bool = false, resuming suspended: SuspendedConnection
+) {
+    state.answer = response
+    state.closesAfterAnswer = closing
+    state.phase = .answerReady
+    suspended.resume()
+}
+
+/// A gzip body, whole: suspends the connection and decodes it on the decoding pool
+/// (``decodeBody(_:for:context:)``), whose threads run below the compute threads' priority: a flood of gzip bombs
+/// takes the cores only when the requests' own work leaves them free, and never holds a connection thread and
+/// every connection on it. A body that does not decode, or decodes past the limit, is answered its refusal (and
+/// the connection closed); a decoded one gets the room its work needs, waiting for it as a head waits (holding
+/// only its decoded bytes), and is computed on the compute pool.
+private func decodeOnPool(_ state: RequestState, on connection: OpaquePointer, context: ServerContext) -> MHD_Result {
+    state.phase = .computing
+    MHD_suspend_connection(connection)
+    let suspended = SuspendedConnection(pointer: connection)
+    let body = state.takeBody(zeroingTrailing: 0)
+    // The larger body as sent first: its decoding costs the least per byte the client sent (a bomb, a few
+    // kilobytes that decode to the limit, the most), so a flood of bombs does not hold up bodies sent in full.
+    let precedence = body.count
+    let compressed = PendingBody(body)
+    submit(for: state, resuming: suspended, context: context, to: context.decodePool, precedence: precedence) {
+        if let reason = decodeBody(compressed.take(), for: state, context: context) {
+            let response: HTTPResponse
+            switch reason {
+            case .refused(let refusal):
+                response = context.refusal(
+                    refusal, method: state.method, path: String(state.path), headers: state.headers)
+            case .overBudget:
+                response = context.overloadResponse(
+                    .memoryBudgetExhausted(needed: state.refusedBytes, capacity: context.budget.capacity), to: state)
+            }
+            settle(state, answer: response, context: context)
+            finish(state, with: response, closing: true, resuming: suspended)
+            return
+        }
+        // The decoded body's work: what the reservation lacks, asked for now or waited for.
+        let needed = context.estimate(state, bodyBytes: state.body.count)
+        // The work itself runs on the compute pool, at the compute threads' priority.
+        let computeDecoded: @Sendable () -> Void = {
+            submit(for: state, resuming: suspended, context: context) {
+                compute(decodedRequest(state, context: context), for: state, resuming: suspended, context: context)
+            }
+        }
+        if needed <= state.reserved {
+            context.budget.release(state.reserved - needed)
+            state.reserved = needed
+            computeDecoded()
+            return
+        }
+        if context.budget.tryReserve(needed - state.reserved) {
+            state.reserved = needed
+            computeDecoded()
+            return
+        }
+        state.refusedBytes = needed
+        let holding = state.reserved
+        context.budget.reserve(needed - holding, waitingAtMost: context.admissionTimeout) { admitted in
+            guard admitted else {
+                let response = context.overloadResponse(
+                    .memoryBudgetExhausted(needed: needed, capacity: context.budget.capacity), to: state)
+                settle(state, answer: response, context: context)
+                finish(state, with: response, closing: true, resuming: suspended)
+                return
+            }
+            state.reserved = needed
+            computeDecoded()  // (from the thread that freed the room, or this one)
+        }
+    }
     return .YES
+}
+
+/// The request with its decoded body, taken out of the state.
+private func decodedRequest(_ state: RequestState, context: ServerContext) -> HTTPRequest {
+    let (path, query) = state.pathAndQuery
+    let body = state.takeBody(zeroingTrailing: context.reservedTrailingCapacity)
+    return HTTPRequest(method: state.method, path: path, query: query, headers: state.headers, body: body)
+}
+
+/// A gzip body on its way to the compute thread that decodes it; taken out there, so it is freed once decoded.
+///
+/// `@unchecked Sendable`: created on the connection thread, then used only by the one compute thread that runs
+/// the job (the pool's queue lock orders the two).
+private final class PendingBody: @unchecked Sendable {
+    private var bytes: [UInt8]?
+
+    init(_ bytes: [UInt8]) { self.bytes = bytes }
+
+    func take() -> [UInt8] {
+        defer { bytes = nil }
+        return bytes!
+    }
 }
 
 /// Answers a request the server refuses before reading its body, and closes the connection after the answer.
+///
+/// Queued on the first access-handler call, whatever the method: libmicrohttpd 0.9.75 then reads none of the
+/// body (`MHD_queue_response` in the head-processed state sets `discard_request` and the upload size to 0), sends
+/// no `100 Continue`, and closes the connection after the answer; the janitor's lingering close drains what the
+/// client still sends, so that the answer reaches it rather than a reset.
 private func refuse(
     _ state: RequestState, _ refusal: HTTPServer.Refusal, on connection: OpaquePointer, context: ServerContext
 ) -> MHD_Result {
@@ -488,6 +592,7 @@ private func send(
         _ = CMicroHTTPD_set_connection_timeout(connection, context.sendTimeoutSeconds)
     }
     let closing = context.isShuttingDown.load(ordering: .relaxed) || RequestHead.closesAfterAnswer(state.rawHead)
+        || state.closesAfterAnswer
     guard let stream = response.stream else { return queue(response, on: connection, forceClose: closing) }
     guard let pipe = startWriter(of: stream, for: state, on: connection, context: context) else {
         // Written here instead, the answer would stop this connection thread and be held whole outside the budget.

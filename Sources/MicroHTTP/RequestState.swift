@@ -21,7 +21,7 @@ final class RequestState: @unchecked Sendable {
         case readingBody
         /// The body is being thrown away (``discardReason``): chunks are discarded, the answer is an error.
         case discardingBody
-        /// Suspended while a compute thread answers.
+        /// Suspended while a compute thread answers (a gzip body: decodes it, waits for room for its work, answers).
         case computing
         /// ``answer`` is ready to be queued.
         case answerReady
@@ -37,17 +37,19 @@ final class RequestState: @unchecked Sendable {
         case refused(HTTPServer.Refusal)
     }
 
-    /// The request target exactly as sent (path and query).
+    /// The request target exactly as sent (path and query, or an absolute URI).
     let target: String
+    /// The target in origin form (path and query): ``target`` itself, or an absolute-form target's path and query.
+    let originTarget: String
     var phase = Phase.awaitingHead
     var method = ""
     var headers = HTTPHeaders()
-    /// The body as received, or decoded when ``decoder`` is set.
+    /// The body as received; a gzip body's decoded bytes once a compute thread has decoded it.
     var body: [UInt8] = []
-    /// Decodes a gzip body as it arrives; `nil` for a body without content coding.
-    var decoder: GzipDecompressor?
-    /// The memory ``decoder`` holds, counted in the request's reservation (0 without one).
-    var decoderBytes = 0
+    /// Whether the body is sent with `Content-Encoding: gzip` (it is decoded once whole, on the compute pool).
+    var gzipBody = false
+    /// Whether the connection closes after ``answer`` (a refusal or a 503 computed off the connection thread).
+    var closesAfterAnswer = false
     /// Bytes thrown away while ``Phase/discardingBody``.
     var discardedBytes = 0
     var discardReason = DiscardReason.overBudget
@@ -72,19 +74,41 @@ final class RequestState: @unchecked Sendable {
 
     init(target: String) {
         self.target = target
+        self.originTarget = Self.originForm(of: target)
     }
 
-    /// The path of the target (before the first `?`).
+    /// The target in origin form (RFC 9112 §3.2.1). A server must accept the absolute form (§3.2.2,
+    /// `http://host:port/path?query`, what a client sends to a proxy): its scheme and authority are dropped (an
+    /// origin server takes the host from them, not from `Host`, and has nothing else to do with it here), and an
+    /// empty path is `/` (RFC 9110 §4.2.3). Any other target is kept as it is: the origin form, `*`, or a scheme
+    /// other than http and https (which then names no resource of this server).
+    static func originForm(of target: String) -> String {
+        let bytes = target.utf8
+        guard let first = bytes.first, first != UInt8(ascii: "/"), first != UInt8(ascii: "*") else { return target }
+        for scheme in ["http://", "https://"] {
+            guard bytes.count >= scheme.utf8.count,
+                zip(bytes, scheme.utf8).allSatisfy({ asciiLowercase($0) == $1 })
+            else { continue }
+            let authorityStart = bytes.index(bytes.startIndex, offsetBy: scheme.utf8.count)
+            let rest = bytes[authorityStart...]
+            let end = rest.firstIndex { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") } ?? bytes.endIndex
+            let resource = String(target[end...])
+            return resource.hasPrefix("/") ? resource : "/" + resource
+        }
+        return target
+    }
+
+    /// The path of the target in origin form (before the first `?`).
     var path: Substring {
-        guard let mark = target.utf8.firstIndex(of: UInt8(ascii: "?")) else { return target[...] }
-        return target[..<mark]
+        guard let mark = originTarget.utf8.firstIndex(of: UInt8(ascii: "?")) else { return originTarget[...] }
+        return originTarget[..<mark]
     }
 
-    /// The target split at the first `?`.
+    /// The target in origin form split at the first `?`.
     var pathAndQuery: (path: String, query: String?) {
-        guard let mark = target.utf8.firstIndex(of: UInt8(ascii: "?")) else { return (target, nil) }
-        let path = String(target[..<mark])
-        let query = String(target[target.utf8.index(after: mark)...])
+        guard let mark = originTarget.utf8.firstIndex(of: UInt8(ascii: "?")) else { return (originTarget, nil) }
+        let path = String(originTarget[..<mark])
+        let query = String(originTarget[originTarget.utf8.index(after: mark)...])
         return (path, query)
     }
 

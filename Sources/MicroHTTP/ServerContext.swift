@@ -35,6 +35,8 @@ final class ServerContext: Sendable {
     let sendTimeoutSeconds: UInt32
     /// Where heavy requests are computed.
     let pool: ComputePool
+    /// Where gzip bodies are decoded, below the compute threads' priority (``ComputePool/decodeNiceness``).
+    let decodePool: ComputePool
     /// The answers being written while they are sent.
     let answerPipes = AnswerPipes()
     /// Set once shutdown begins; responses then carry `Connection: close`.
@@ -80,6 +82,9 @@ final class ServerContext: Sendable {
         self.scansRawHeads = configuration.perConnectionMemoryLimit > 32 * 1024
             && configuration.perConnectionMemoryLimit >= Int(RequestHead.pageSize) * 4 / 3
         self.pool = ComputePool(threads: configuration.computeThreads, queueLimit: configuration.computeQueueLimit)
+        self.decodePool = ComputePool(
+            threads: configuration.computeThreads, queueLimit: configuration.computeQueueLimit,
+            niceness: ComputePool.decodeNiceness)
     }
 
     /// The 503 answer to a request for `reason`.
@@ -100,9 +105,19 @@ final class ServerContext: Sendable {
         return response
     }
 
-    /// The bytes a request needs, never less than its body, with its decoder's state (a gzip body's
-    /// `bodyBytes` are decoded bytes).
+    /// The bytes a request needs, never less than its body (a gzip body's `bodyBytes` are decoded bytes, once
+    /// known).
     func estimate(_ state: RequestState, bodyBytes: Int) -> Int {
-        max(bodyBytes, memoryEstimate(state.method, String(state.path), bodyBytes)) + state.decoderBytes
+        max(bodyBytes, memoryEstimate(state.method, String(state.path), bodyBytes))
+    }
+
+    /// The most the decoding of a gzip body of `compressedBytes` can hold beside the body itself: its decoder,
+    /// and its decoded bytes (with the reader's trailing ones), which deflate's largest ratio
+    /// (``ContentCoding/largestInflation``) and the body limit bound. A gzip request reserves this and its body
+    /// before the body is read; the work on the decoded body is reserved once its size is known.
+    func decodingBytes(compressedBytes: Int) -> Int {
+        let (bound, overflow) = compressedBytes.multipliedReportingOverflow(by: ContentCoding.largestInflation)
+        let decoded = min(maxBodyBytes, overflow ? maxBodyBytes : bound)
+        return decoded + reservedTrailingCapacity + ContentCoding.decoderBytes
     }
 }

@@ -11,14 +11,15 @@ struct Healthcheck: ParsableCommand {
         abstract: "Probe a running service (GET /healthz); exit 0 on a 200 answer, 1 otherwise.",
         discussion: """
             For container health checks: HEALTHCHECK CMD ["snapdiff", "healthcheck"]. The port defaults to \
-            SNAPDIFF_PORT (else 8080), so the probe follows the service's own configuration.
+            SNAPDIFF_PROBE_PORT (the service's probe listener), else SNAPDIFF_PORT, else 8080, so the probe follows \
+            the service's own configuration.
             """
     )
 
     @Option(help: "Address of the service.")
     var host = "127.0.0.1"
 
-    @Option(help: "Port of the service (default: env SNAPDIFF_PORT, else 8080).")
+    @Option(help: "Port of the service (default: env SNAPDIFF_PROBE_PORT, else SNAPDIFF_PORT, else 8080).")
     var port: Int?
 
     @Option(help: "The path to probe.")
@@ -51,14 +52,18 @@ struct Healthcheck: ParsableCommand {
         }
     }
 
-    /// `--port`, else `SNAPDIFF_PORT`, else 8080.
+    /// `--port`, else `SNAPDIFF_PROBE_PORT` (the probe listener's), else `SNAPDIFF_PORT`, else 8080.
     private func resolvedPort() throws -> Int {
         if let port { return port }
-        guard let text = ProcessInfo.processInfo.environment["SNAPDIFF_PORT"] else { return 8080 }
-        guard let number = Int(text), (1...65535).contains(number) else {
-            throw ValidationError("SNAPDIFF_PORT=\(text) is not a port 1…65535")
+        let environment = ProcessInfo.processInfo.environment
+        for variable in ["SNAPDIFF_PROBE_PORT", "SNAPDIFF_PORT"] {
+            guard let text = environment[variable] else { continue }
+            guard let number = Int(text), (1...65535).contains(number) else {
+                throw ValidationError("\(variable)=\(text) is not a port 1…65535")
+            }
+            return number
         }
-        return number
+        return 8080
     }
 
     /// Writes one line to standard error.

@@ -9,7 +9,8 @@ struct Serve: ParsableCommand {
         abstract: "Start the HTTP service (POST /diff, POST /layout, GET /playground, /healthz, /readyz, /metrics, /openapi.yaml).",
         discussion: """
             Every option can also be set by an environment variable (SNAPDIFF_HOST, SNAPDIFF_PORT, \
-            SNAPDIFF_THREADS, SNAPDIFF_MAX_BODY_BYTES, SNAPDIFF_CONNECTION_LIMIT, SNAPDIFF_CONNECTION_TIMEOUT, \
+            SNAPDIFF_PROBE_PORT, SNAPDIFF_THREADS, SNAPDIFF_MAX_BODY_BYTES, SNAPDIFF_CONNECTION_LIMIT, \
+            SNAPDIFF_CONNECTION_TIMEOUT, \
             SNAPDIFF_SHUTDOWN_GRACE, SNAPDIFF_LOG_LEVEL, SNAPDIFF_MEMORY_BUDGET, SNAPDIFF_COMPUTE_THREADS, \
             SNAPDIFF_COMPUTE_QUEUE_LIMIT, SNAPDIFF_ADMISSION_TIMEOUT, SNAPDIFF_SEND_TIMEOUT, SNAPDIFF_REQUEST_TIMEOUT, \
             SNAPDIFF_COMPRESSION_LEVEL, SNAPDIFF_CORS_ALLOW_ORIGIN); a flag overrides its variable. SNAPDIFF_CURSOR_KEY \
@@ -26,6 +27,14 @@ struct Serve: ParsableCommand {
 
     @Option(help: "Port to bind, 0 for any free port (env SNAPDIFF_PORT). Default 8080.")
     var port: Int?
+
+    @Option(
+        help: """
+            Port of a listener serving only GET /healthz and GET /readyz, with its own thread and connection limit, \
+            for liveness and readiness probes that clients holding every connection of --port cannot starve; 0 for \
+            any free port (env SNAPDIFF_PROBE_PORT). Default: none (the probes are served on --port, as always).
+            """)
+    var probePort: Int?
 
     @Option(help: "Worker threads (env SNAPDIFF_THREADS). Default: the number of cores.")
     var threads: Int?
@@ -117,6 +126,12 @@ struct Serve: ParsableCommand {
         }
         configuration.host = host ?? environment["SNAPDIFF_HOST"] ?? configuration.host
         configuration.port = try value(port, .port) ?? configuration.port
+        if let probe = probePort {
+            configuration.probePort = probe
+        } else if let text = environment["SNAPDIFF_PROBE_PORT"] {
+            guard let number = Int(text) else { throw ValidationError("SNAPDIFF_PROBE_PORT=\(text) is not an integer") }
+            configuration.probePort = number
+        }
         configuration.threads = try value(threads, .threads) ?? configuration.threads
         let bodyLimit = try value(maxBodyBytes, .maxBodyBytes)
         configuration.connectionLimit = try value(connectionLimit, .connectionLimit) ?? configuration.connectionLimit
@@ -205,6 +220,11 @@ struct Serve: ParsableCommand {
                 + "least \(ServiceConfiguration.minimumCursorSecretLength) (they key the layout cursors' HMAC)"
         case .invalidCORSOrigin(let origin, let defect):
             return "--cors-allow-origin (env SNAPDIFF_CORS_ALLOW_ORIGIN): \"\(origin)\" \(defect)"
+        case .invalidProbePort(let probePort, let port):
+            return probePort == port
+                ? "--probe-port \(probePort) (env SNAPDIFF_PROBE_PORT) is the service's --port; the probes need a port "
+                    + "of their own"
+                : "--probe-port \(probePort) (env SNAPDIFF_PROBE_PORT) is not in 0…65535"
         case .budgetTooSmall(let budget, let maxBodyBytes, let largestRequest, let largestBody):
             return "a memory budget (--memory-budget, SNAPDIFF_MEMORY_BUDGET) of \(budget) bytes cannot hold the largest "
                 + "request the body limit (--max-body-bytes, SNAPDIFF_MAX_BODY_BYTES) of \(maxBodyBytes) bytes allows "

@@ -37,6 +37,29 @@ import TestSupport
         }
     }
 
+    /// Any method, not only POST: a `Content-Length` over the limit is a 413 problem from the head alone (no body
+    /// byte is sent here), counted and logged like every refusal.
+    @Test(arguments: [("GET", "/healthz"), ("PUT", "/diff"), ("DELETE", "/diff"), ("HEAD", "/"), ("GET", "/nowhere")])
+    func overLimitLengthOfAnyMethodIsContentTooLargeBeforeTheBody(method: String, path: String) throws {
+        try withService(maxBodyBytes: Self.limit) { service in
+            let client = try service.connect()
+            try client.send("\(method) \(path) HTTP/1.1\r\nHost: t\r\nContent-Length: \(Self.limit + 1)\r\n\r\n")
+            let response = try client.readResponse(toHead: method == "HEAD")
+            if method == "HEAD" {
+                #expect(response.status == 413)
+                #expect(response.header("Content-Type") == "application/problem+json")
+            } else {
+                #expect(try expectProblem(response, .contentTooLarge)["limit"] == .integer(Self.limit))
+            }
+            #expect(response.header("Connection") == "close")
+            #expect(try client.waitForClose())
+            let route = ServiceRouter.position(of: path) == nil ? "other" : path
+            let metrics = try service.connect().request("GET", "/metrics").text
+            let line = #"snapdiff_http_requests_total{route="\#(route)",method="\#(method)",status="413"} 1"#
+            #expect(metrics.contains(line))
+        }
+    }
+
     @Test func declaredLengthFarAboveTheLimitIsContentTooLarge() throws {
         try withService(maxBodyBytes: Self.limit) { service in
             let client = try service.connect()

@@ -96,4 +96,14 @@ import Testing
             #expect(response.status == 200)
         }
     }
+
+    /// RFC 9112 §3.2.2: a server accepts a request target in absolute form; the route is its path.
+    @Test(arguments: ["http://snapdiff.example/healthz", "HTTP://snapdiff.example:8080/healthz?verbose=1"])
+    func absoluteFormTargetReachesItsRoute(target: String) throws {
+        try withService { service in
+            let response = try service.connect().request("GET", target)
+            #expect(response.status == 200, "\(response.text)")
+            #expect(response.text == #"{"status":"ok"}"#)
+        }
+    }
 }

@@ -16,18 +16,46 @@ import TestSupport
         }
     }
 
-    @Test(arguments: ["POST", "PUT"])
+    /// Every method, not only those with a body in their semantics: the 413 comes from the head alone, through
+    /// the refusal hook (where the service logs and counts it), and the handler never runs.
+    @Test(arguments: ["POST", "PUT", "GET", "DELETE", "HEAD", "PATCH", "OPTIONS"])
     func answers413FromContentLengthWithoutReadingBody(method: String) throws {
         let calls = Counter()
+        let refusals = Timeline()
+        var configuration = self.configuration
+        configuration.refusalResponse = { refusal, method, path, headers in
+            refusals.record("\(refusal.status) \(method) \(path)")
+            return HTTPServer.Configuration.defaultRefusalResponse(
+                refusal, method: method, path: path, headers: headers)
+        }
         try withServer(configuration, handler: { calls.increment(); return echo($0) }) { _, port in
             let client = try TestClient(port: port)
             // Only the head is sent: the answer must come without the body.
-            try client.send("\(method) / HTTP/1.1\r\nHost: t\r\nContent-Length: \(Self.limit + 1)\r\n\r\n")
-            let response = try client.readResponse()
+            try client.send("\(method) /x HTTP/1.1\r\nHost: t\r\nContent-Length: \(Self.limit + 1)\r\n\r\n")
+            let response = try client.readResponse(toHead: method == "HEAD")
             #expect(response.status == 413)
             #expect(response.header("Content-Type") == "application/problem+json")
             #expect(response.header("Connection") == "close")
             #expect(try client.waitForClose())
+            #expect(calls.value == 0)
+            #expect(refusals.all == ["413 \(method) /x"])
+        }
+    }
+
+    /// A client that sends a body far over the limit with another method reads the early 413 whole, then the
+    /// connection closes cleanly (the rest is drained, never read as a body or a next request).
+    @Test(arguments: ["GET", "DELETE"])
+    func answers413BeforeAFarLargerBodyOfOtherMethods(method: String) throws {
+        let calls = Counter()
+        try withServer(configuration, handler: { calls.increment(); return echo($0) }) { _, port in
+            let client = try TestClient(port: port)
+            let size = 300 * Self.limit
+            try client.send("\(method) / HTTP/1.1\r\nHost: t\r\nContent-Length: \(size)\r\n\r\n")
+            let response = try client.readResponse()
+            #expect(response.status == 413)
+            // The client goes on sending what it announced; the server drains it and closes without a reset.
+            try client.send([UInt8](repeating: UInt8(ascii: "G"), count: size))
+            #expect(try client.waitForCleanClose())
             #expect(calls.value == 0)
         }
     }

@@ -30,9 +30,9 @@ import TestSupport
         }
     }
 
-    /// The reservation grows with the decoded body; when the budget cannot grow, the request is refused with a
-    /// 503 and `Retry-After` (not inflated further), and the budget is whole again afterwards.
-    @Test func decodedBodyPastTheBudgetIs503() throws {
+    /// A gzip body reserves what its decoding can hold (its decoded limit and the decoder) before it is read; a
+    /// budget that can never hold that refuses it at once with a 503 and `Retry-After`, and is whole afterwards.
+    @Test func gzipBodyTheBudgetCanNeverDecodeIs503() throws {
         try withServer(Self.configuration(budget: 2 << 20)) { server, port in
             let sent = try GzipCodec.compress(Self.zeros, level: 9)
             #expect(sent.count < 64 * 1024)
@@ -42,6 +42,66 @@ import TestSupport
             #expect(response.header("Retry-After") == "1")
             let budget = server.configuration.memoryBudget
             #expect(budget.peakReservedBytes <= 2 << 20)
+            #expect(eventually { budget.reservedBytes == 0 })
+        }
+    }
+
+    /// A gzip bomb (a small body that decodes past the limit) is a 413, never a 503, and holds no more of the
+    /// budget than itself, its decoded limit and its decoder, even where the route's estimate of the body's work
+    /// (ten times the body here, as the service's) would not fit the budget.
+    @Test(arguments: [64 << 20, 4 << 20])
+    func gzipBombIs413AndHoldsNoMoreThanItsDecodedLimit(capacity: Int) throws {
+        var configuration = Self.configuration(budget: capacity, maxBodyBytes: 1 << 20)
+        configuration.memoryEstimate = { _, _, bytes in 10 * bytes + 64 * 1024 }
+        try withServer(configuration) { server, port in
+            let bomb = try GzipCodec.compress(Self.zeros, level: 9)
+            #expect(bomb.count < 8 * 1024)
+            let response = try TestClient(port: port).request(
+                "POST", "/echo", headers: [("Content-Encoding", "gzip")], body: bomb)
+            #expect(response.status == 413)
+            #expect(response.header("Connection") == "close")
+            let budget = server.configuration.memoryBudget
+            #expect(budget.peakReservedBytes <= bomb.count + (1 << 20) + ContentCoding.decoderBytes)
+            #expect(eventually { budget.reservedBytes == 0 })
+        }
+    }
+
+    /// A valid gzip body whose work does not fit the budget now waits for room, as a body sent as it is waits at
+    /// its head, and is answered once the room comes, not refused 503 while the budget is only busy.
+    @Test func validGzipBodyWaitsForRoomAsAnIdentityBodyDoes() throws {
+        let gate = Gate()
+        var configuration = oneThreadEach()
+        configuration.computeThreads = 2  // one held by /hold, one to decode the gzip body
+        configuration.maxBodyBytes = 1 << 20
+        configuration.memoryBudget = MemoryBudget(capacity: 8 << 20, lightReserve: 0)
+        configuration.memoryEstimate = { _, path, bytes in path == "/hold" ? 7 << 20 : 10 * bytes + 64 * 1024 }
+        configuration.admissionTimeout = .seconds(30)
+        let decoded = [UInt8](repeating: UInt8(ascii: "7"), count: 256 << 10)
+        try withServer(configuration, handler: { request in
+            if request.path == "/hold" { gate.pass() }
+            return echo(request)
+        }) { server, port in
+            let budget = server.configuration.memoryBudget
+            let holder = try TestClient(port: port)
+            try holder.send(TestClient.requestBytes("POST", "/hold", body: [UInt8](repeating: 1, count: 2048)))
+            #expect(eventually { gate.arrived == 1 })
+            var held = true
+            defer { if held { gate.open() } }
+            // Its work (2.6 MiB) does not fit beside /hold's 7 MiB: it must wait, not be refused.
+            let client = try TestClient(port: port, timeout: 30)
+            let sent = try GzipCodec.compress(decoded, level: 9)
+            try client.send(TestClient.requestBytes("POST", "/echo", headers: [("Content-Encoding", "gzip")], body: sent))
+            #expect(eventually { budget.waitingCount == 1 })
+            gate.open()
+            held = false
+            #expect(try holder.readResponse().status == 200)
+            let response = try client.readResponse()
+            #expect(response.status == 200)
+            #expect(response.header("X-Length") == "\(decoded.count)")
+            let whole = response.body == decoded  // (not in #expect, which would print 256 KiB twice)
+            #expect(whole)
+            #expect(budget.refusedCount == 0)
+            #expect(budget.peakReservedBytes <= 8 << 20)
             #expect(eventually { budget.reservedBytes == 0 })
         }
     }

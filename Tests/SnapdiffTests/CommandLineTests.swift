@@ -102,6 +102,10 @@ private func snapdiff(
         (["serve", "--cors-allow-origin", "https://app.example.com/"], [:],
          #"--cors-allow-origin (env SNAPDIFF_CORS_ALLOW_ORIGIN): "https://app.example.com/" has a path"#),
         (["serve"], ["SNAPDIFF_CORS_ALLOW_ORIGIN": "*,https://app.example.com"], #""*" is *, which must stand alone"#),
+        (["serve", "--port", "8080", "--probe-port", "8080"], [:],
+         "--probe-port 8080 (env SNAPDIFF_PROBE_PORT) is the service's --port"),
+        (["serve"], ["SNAPDIFF_PROBE_PORT": "70000"], "--probe-port 70000 (env SNAPDIFF_PROBE_PORT) is not in 0…65535"),
+        (["serve"], ["SNAPDIFF_PROBE_PORT": "x"], "SNAPDIFF_PROBE_PORT=x is not an integer"),
     ])
     func badFlagsPrintTheSubcommandsUsage(arguments: [String], environment: [String: String], message: String) throws {
         let run = try snapdiff(arguments, environment: environment)
@@ -131,6 +135,30 @@ private func snapdiff(
             environment: ["SNAPDIFF_CURSOR_KEY": "the-new-key-0123456789,the-old-key-0123456789"], stopAfter: "\"listening\"")
         #expect(run.status == 0, "\(run.error)")
         #expect(!run.error.contains("SNAPDIFF_CURSOR_KEY is not set"), "\(run.error)")
+        #expect(!run.error.contains("example key"), "\(run.error)")
+    }
+
+    /// The README's example key is accepted (its examples need it) with a warning that it is public.
+    @Test func theReadmesExampleKeyIsAcceptedWithAWarning() throws {
+        let run = try snapdiff(
+            ["serve", "--port", "0", "--shutdown-grace", "0"],
+            environment: ["SNAPDIFF_CURSOR_KEY": "a-secret-of-our-own-0123456789,readme-example-key-not-a-secret"],
+            stopAfter: "\"listening\"")
+        #expect(run.status == 0, "\(run.error)")
+        let line = run.error.split(separator: "\n").first { $0.contains("example key") }
+        #expect(line?.contains("\"level\":\"warning\"") == true, "\(run.error)")
+        #expect(line?.contains("key 2 of 2") == true, "\(run.error)")
+        #expect(line?.contains("forge") == true, "\(run.error)")
+    }
+
+    @Test func serveLogsTheProbePortItListensOn() throws {
+        let run = try snapdiff(
+            ["serve", "--port", "0", "--shutdown-grace", "0"], environment: ["SNAPDIFF_PROBE_PORT": "0"],
+            stopAfter: "\"listening\"")
+        #expect(run.status == 0, "\(run.error)")
+        let line = try #require(run.error.split(separator: "\n").first { $0.contains("\"listening\"") })
+        let port = line.firstRange(of: "\"probe_port\":\"").map { line[$0.upperBound...].prefix { $0.isNumber } }
+        #expect(port.flatMap { Int($0) }.map { $0 > 0 } == true, "\(line)")
     }
 
     @Test func serveHelpDocumentsCursorKeyRotation() throws {

@@ -6,11 +6,14 @@ import Synchronization
 import Testing
 import TestSupport
 
-/// The real service (``ServiceRunner/makeServer(_:readiness:logger:)``) listening on 127.0.0.1 and a free port.
+/// The real service (``ServiceRunner/makeListeners(_:readiness:logger:)``) listening on 127.0.0.1 and a free port,
+/// and on a probe port when the configuration asks for one.
 struct RunningService {
     let server: HTTPServer
     let readiness: Readiness
     let port: Int
+    /// The probe listener's port, when ``ServiceConfiguration/probePort`` is set.
+    let probePort: Int?
 
     /// A new connection to the service.
     func connect(timeout: Int = 10) throws -> TestClient { try TestClient(port: port, timeout: timeout) }
@@ -36,13 +39,16 @@ func withService<Result>(
     configuration.maxBodyBytes = maxBodyBytes
     configure(&configuration)
     let readiness = Readiness()
-    let server = ServiceRunner.makeServer(configuration, readiness: readiness, logger: quietLogger)
-    try server.start()
+    let listeners = ServiceRunner.makeListeners(configuration, readiness: readiness, logger: quietLogger)
+    try listeners.start()
     defer {
         readiness.beginShutdown()
-        server.shutdown(grace: .zero)
+        listeners.shutdown(grace: .zero)
     }
-    return try body(RunningService(server: server, readiness: readiness, port: try #require(server.port)))
+    return try body(
+        RunningService(
+            server: listeners.service, readiness: readiness, port: try #require(listeners.service.port),
+            probePort: listeners.probes?.port))
 }
 
 /// Checks what every problem response must be, and that it is the problem `type`; returns the document.
