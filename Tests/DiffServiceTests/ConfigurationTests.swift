@@ -78,11 +78,14 @@ import Testing
         #expect(RequestMemory.estimate(method: "GET", path: "/nowhere", bodyBytes: 10) == fixed + 10)
         #expect(RequestMemory.estimate(method: "OPTIONS", path: "/diff", bodyBytes: 1000) == fixed + 1000)
         #expect(RequestMemory.estimate(method: "HEAD", path: "/openapi.yaml", bodyBytes: 0) == fixed + OpenAPIDocument.bytes.count)
-        // The largest of every route's: /diff's (14x a body of at most 4 MiB) at any real body limit, the OpenAPI
-        // document's for tiny ones; with the state of a gzip body's decoder.
+        // The largest of every route's: /diff's (14x a body of at most 4 MiB) at any real body limit, the largest
+        // fixed answer's (the OpenAPI document or the playground's script) for tiny ones; with the state of a gzip
+        // body's decoder.
         let decoder = ContentCoding.decoderBytes
         #expect(RequestMemory.largest(maxBodyBytes: 1 << 20) == fixed + 14 << 20 + decoder)
-        #expect(RequestMemory.largest(maxBodyBytes: 0) == fixed + OpenAPIDocument.bytes.count + decoder)
+        let largestFixedAnswer = [OpenAPIDocument.bytes, PlaygroundPage.html.bytes, PlaygroundPage.script.bytes,
+                                  PlaygroundPage.styleSheet.bytes].map(\.count).max()!
+        #expect(RequestMemory.largest(maxBodyBytes: 0) == fixed + largestFixedAnswer + decoder)
     }
 
     /// Every compression level is valid, 0 (none) included.

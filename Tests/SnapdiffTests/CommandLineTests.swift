@@ -157,7 +157,7 @@ private func snapdiff(
             stopAfter: "\"listening\"")
         #expect(run.status == 0, "\(run.error)")
         let line = try #require(run.error.split(separator: "\n").first { $0.contains("\"listening\"") })
-        let port = line.firstRange(of: "\"probe_port\":\"").map { line[$0.upperBound...].prefix { $0.isNumber } }
+        let port = line.firstRange(of: "\"probe_port\":").map { line[$0.upperBound...].prefix { $0.isNumber } }  // a number
         #expect(port.flatMap { Int($0) }.map { $0 > 0 } == true, "\(line)")
     }
 
