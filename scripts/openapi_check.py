@@ -401,6 +401,13 @@ def run_checks(checker: Checker, server: Server):
                   path="/openapi.yaml", method="GET", status=200,
                   extra=lambda r, i: [] if r.body == checker.spec_bytes else ["differs from openapi.yaml"])
 
+    for path, media in (("/playground", "text/html"), ("/playground.js", "text/javascript"), ("/playground.css", "text/css")):
+        checker.check(f"GET {path} is {media} with a Content-Security-Policy", once("GET", path), path=path,
+                      method="GET", status=200,
+                      extra=lambda r, i, media=media: [] if r.media_type == media
+                      and r.headers.get("content-security-policy", "").startswith("default-src 'none'")
+                      else [f"Content-Type {r.media_type!r}, CSP {r.headers.get('content-security-policy')!r}"])
+
     # HEAD on every GET path: the GET's status and headers, no body; OPTIONS on every path: 204 with Allow.
     for path, item in checker.spec["paths"].items():
         if "head" in item:
