@@ -187,13 +187,7 @@ public struct ServiceConfiguration: Sendable {
     /// The HTTP layer's configuration; the answers it sends itself come from `service`.
     func http(budget: MemoryBudget, service: ServiceRouter) -> HTTPServer.Configuration {
         var configuration = http(budget: budget)
-        configuration.refusalResponse = { refusal, method, path, headers in
-            service.refused(refusal, method: method, path: path, headers: headers)
-        }
-        configuration.libraryMessage = { message, status in service.libraryMessage(message, answeredStatus: status) }
-        configuration.overloadResponse = { reason, method, path, headers in
-            service.overloaded(reason, method: method, path: path, headers: headers)
-        }
+        Self.answer(from: service, in: &configuration)
         return configuration
     }
 
@@ -214,6 +208,13 @@ public struct ServiceConfiguration: Sendable {
         configuration.memoryBudget = MemoryBudget(capacity: Self.probeConnectionLimit * largest, lightReserve: 0)
         configuration.admissionTimeout = .seconds(1)
         configuration.compressionLevel = compressionLevel  // (its answers are never large enough: for the same Vary)
+        Self.answer(from: service, in: &configuration)
+        return configuration
+    }
+
+    /// Makes the answers the HTTP layer sends itself (its refusals, its 503s, libmicrohttpd's own) come from
+    /// `service`, logged and counted as every answer is.
+    private static func answer(from service: ServiceRouter, in configuration: inout HTTPServer.Configuration) {
         configuration.refusalResponse = { refusal, method, path, headers in
             service.refused(refusal, method: method, path: path, headers: headers)
         }
@@ -221,7 +222,6 @@ public struct ServiceConfiguration: Sendable {
         configuration.overloadResponse = { reason, method, path, headers in
             service.overloaded(reason, method: method, path: path, headers: headers)
         }
-        return configuration
     }
 
     /// The HTTP layer's settings, with its default answers.
