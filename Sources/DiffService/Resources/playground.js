@@ -368,7 +368,8 @@ function showProblem(box, answer, status, body, resolve, editors, placesOf = () 
     const place = placeOfSyntaxError(body, answer.offset, editors);
     if (place) {
       const { line, column } = lineAndColumn(place.editor.text, place.index);
-      const note = place.reason ? ` (${place.editor.name} is not one JSON value by itself: ${place.reason})` : "";
+      const note = place.reason ? ` (${place.editor.name} is not one JSON value by itself: ${place.reason})`
+        : typeof answer.line === "number" ? ` (the server's line ${answer.line}, column ${answer.column} count the whole request, the editors joined)` : "";
       const where = el("li", {}, el("button", { type: "button", "data-editor": place.editor.name, "data-line": line, "data-column": column },
         `${place.editor.name}, line ${line}, column ${column}`), note);
       where.querySelector("button").addEventListener("click", () => place.editor.select(place.index, place.index));
