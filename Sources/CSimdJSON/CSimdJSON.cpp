@@ -67,6 +67,35 @@ struct SeenKey {
 /// Small helpers of the walk, called for every value: inlined (a call costs more than most of them do).
 #define CSIMDJSON_INLINE __attribute__((always_inline)) inline
 
+/// MurmurHash3's 64-bit finaliser: every input bit affects every output bit.
+inline uint64_t mix64(uint64_t h) {
+    h ^= h >> 33; h *= 0xff51afd7ed558ccdULL;
+    h ^= h >> 33; h *= 0xc4ceb9fe1a85ec53ULL;
+    h ^= h >> 33;
+    return h;
+}
+
+/// A 64-bit hash of a byte range with a seed (MurmurHash3's 64-bit mixing on 8-byte words, then fmix64).
+inline uint64_t hashBytes(const uint8_t *bytes, size_t count, uint64_t seed) {
+    const uint64_t c1 = 0x87c37b91114253d5ULL, c2 = 0x4cf5ad432745937fULL;
+    auto rotl = [](uint64_t x, int r) { return (x << r) | (x >> (64 - r)); };
+    uint64_t h = seed ^ count;
+    size_t i = 0;
+    for (; i + 8 <= count; i += 8) {
+        uint64_t k;
+        std::memcpy(&k, bytes + i, 8);
+        k *= c1; k = rotl(k, 31); k *= c2;
+        h ^= k; h = rotl(h, 27) * 5 + 0x52dce729;
+    }
+    if (i < count) {
+        uint64_t k = 0;
+        std::memcpy(&k, bytes + i, count - i);
+        k *= c1; k = rotl(k, 31); k *= c2;
+        h ^= k;
+    }
+    return mix64(h);
+}
+
 /// simdjson's raw number token runs up to the next structural character, so it may end in whitespace.
 void trimTrailingSpace(std::string_view &raw) {
     while (!raw.empty() && (raw.back() == ' ' || raw.back() == '\t' || raw.back() == '\n' || raw.back() == '\r')) {
@@ -494,7 +523,22 @@ struct CSimdJSON_Parser {
         std::string_view name;
         uint8_t accepted;
         uint8_t violationKind;
+        uint64_t seed;  // of the scalar's hash (CSimdJSON_Probe.memberHash)
     };
+
+    /// The hash of a scalar read (CSimdJSON_Probe.memberHash): of an integer's value, of a string's unescaped
+    /// bytes; 0 for none.
+    uint32_t hashScalar(const WalkedScalar &scalar, uint64_t seed) const {
+        switch (scalar.kind) {
+        case CSimdJSON_ScalarInteger: return uint32_t(mix64(uint64_t(scalar.integer) ^ seed));
+        case CSimdJSON_ScalarString: {
+            const uint8_t *bytes = scalar.inInput ? reinterpret_cast<const uint8_t *>(input) + scalar.offset
+                                                  : unescaped.data() + scalar.offset;
+            return uint32_t(hashBytes(bytes, scalar.length, seed));
+        }
+        default: return 0;
+        }
+    }
 
     /// Iterates an object's members: reads the first member named `probed.name` into `scalar`, reports any later
     /// one, and passes every other member to `other`. Returns whether there was one.
@@ -554,6 +598,7 @@ struct CSimdJSON_Parser {
         probe.member = scalar.packed();
         probe.memberKind = scalar.kind;
         probe.memberInInput = scalar.inInput;
+        probe.memberHash = hashScalar(scalar, probed.seed);
         probe.textOffset = uint32_t(start);
         probe.textLength = uint32_t(end - start);
         probe.depth = uint16_t(depth);
@@ -1113,8 +1158,8 @@ CSimdJSON_Scalar CSimdJSON_CursorReadScalar(CSimdJSON_Parser *parser, uint8_t ac
 }
 
 uint32_t CSimdJSON_CursorProbeEach(CSimdJSON_Parser *parser, const char *name, size_t nameLength, uint8_t accepted,
-                                   uint8_t violationKind) {
-    return parser->cursorProbeEach({std::string_view(name, nameLength), accepted, violationKind});
+                                   uint8_t violationKind, uint64_t seed) {
+    return parser->cursorProbeEach({std::string_view(name, nameLength), accepted, violationKind, seed});
 }
 
 uint64_t CSimdJSON_CursorSpan(CSimdJSON_Parser *parser, uint64_t *offset) { return parser->cursorSpan(*offset); }

@@ -55,16 +55,24 @@ package struct JSONScalar: Sendable {
     /// The integer's value, or the string's place: the offset in the low 32 bits, the length in the high 32.
     package let packed: Int64
 
-    init(packed: UInt64, kind: UInt8, inInput: UInt8) {
+    /// The scalar of kind code `code` (`CSimdJSON_Scalar*`: 2 an integer, 1 a string, else none).
+    @inlinable
+    init(packed: UInt64, code: UInt8, inInput: Bool) {
         self.packed = Int64(bitPattern: packed)
-        switch Int(kind) {
-        case CSimdJSON_ScalarInteger: self.kind = .integer
-        case CSimdJSON_ScalarString: self.kind = inInput != 0 ? .stringInText : .stringUnescaped
-        default: self.kind = .none
+        switch code {
+        case 2: kind = .integer
+        case 1: kind = inInput ? .stringInText : .stringUnescaped
+        default: kind = .none
         }
     }
 
+    init(packed: UInt64, kind: UInt8, inInput: UInt8) {
+        assert(CSimdJSON_ScalarInteger == 2 && CSimdJSON_ScalarString == 1, "the scalar kinds' codes")
+        self.init(packed: packed, code: kind, inInput: inInput != 0)
+    }
+
     /// Where a string's bytes lie (in the text or the unescaped bytes, per ``kind``).
+    @inlinable
     package var place: Range<Int> {
         let offset = Int(UInt32(truncatingIfNeeded: packed))
         return offset ..< offset + Int(UInt64(bitPattern: packed) >> 32)
@@ -74,9 +82,13 @@ package struct JSONScalar: Sendable {
 /// Unescaped UTF-8 bytes a walk read (a member name, a string), valid while the walk lasts: compared as they lie,
 /// without making a `String`.
 package struct WalkedBytes: Equatable {
-    let bytes: UnsafeBufferPointer<UInt8>
+    @usableFromInline let bytes: UnsafeBufferPointer<UInt8>
+
+    @usableFromInline
+    init(bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
 
     /// Whether both hold the same bytes.
+    @inlinable
     package static func == (a: WalkedBytes, b: WalkedBytes) -> Bool {
         guard a.bytes.count == b.bytes.count else { return false }
         for index in a.bytes.indices where a.bytes[index] != b.bytes[index] { return false }
@@ -84,6 +96,7 @@ package struct WalkedBytes: Equatable {
     }
 
     /// Whether the bytes are `literal`'s.
+    @inlinable
     package static func == (bytes: WalkedBytes, literal: StaticString) -> Bool {
         literal.withUTF8Buffer { bytes == WalkedBytes(bytes: $0) }
     }
@@ -103,12 +116,13 @@ package struct MemberName {
     package let offset: Int
 
     /// Whether the name is `literal`.
+    @inlinable
     package static func == (name: MemberName, literal: StaticString) -> Bool { name.bytes == literal }
 }
 
 /// A walk over a JSON text with simdjson's On-Demand iterator that its caller steers, one value at a time: into
 /// objects and arrays, member by member and element by element, reading strings and scalars, probing arrays of
-/// objects (``probeEach(member:accepting:violation:)``) and recording the violations the caller finds at the
+/// objects (``probeEach(member:accepting:violation:seed:)``) and recording the violations the caller finds at the
 /// path where it stands. The walk validates every value: one moved past unread is validated then (but in a walk
 /// of validated text, which checks nothing it has not to read).
 ///
@@ -204,15 +218,21 @@ package final class JSONCursor {
     }
 
     /// Stands on the next member of the object entered last and returns its name, or returns `nil` at its end
-    /// (and leaves it).
-    package func nextMember() -> MemberName? {
+    /// (and leaves it). Without `describing`, the value is not described (``kind``, ``offset`` and the readers
+    /// need ``describe()`` first): a walk that only moves on saves that.
+    package func nextMember(describing: Bool = true) -> MemberName? {
         guard !isOver else { return nil }
         var name: UnsafePointer<UInt8>?
         var length = 0
         var offset: Int64 = 0
-        guard CSimdJSON_CursorNextMember(pointer, &name, &length, &offset, standing) != 0 else { return nil }
+        guard CSimdJSON_CursorNextMember(pointer, &name, &length, &offset, describing ? standing : nil) != 0 else {
+            return nil
+        }
         return MemberName(bytes: WalkedBytes(bytes: UnsafeBufferPointer(start: name, count: length)), offset: base + Int(offset))
     }
+
+    /// Describes the value the cursor stands on (after a move that did not).
+    package func describe() { CSimdJSON_CursorDescribe(pointer, standing) }
 
     /// Stands on the next element of the array entered last; false at its end (and leaves it).
     package func nextElement() -> Bool { !isOver && CSimdJSON_CursorNextElement(pointer, standing) != 0 }
@@ -253,14 +273,15 @@ package final class JSONCursor {
 
     // MARK: Probes
 
-    /// Reads the value as an array of objects and probes each one: where its text lies and its member `member`,
-    /// read as ``readScalar(accepting:violation:)`` reads it, are recorded (a second member of that name, a
-    /// missing one and any element that is not an object are violations). Returns how many records it added.
-    package func probeEach(member: StaticString, accepting accepted: AcceptedScalars, violation: UInt8) -> Int {
+    /// Reads the value as an array of objects and probes each one: where its text lies, its member `member`,
+    /// read as ``readScalar(accepting:violation:)`` reads it, and that scalar's hash with `seed`
+    /// (``JSONProbe/memberHash``) are recorded (a second member of that name, a missing one and any element that
+    /// is not an object are violations). Returns how many records it added.
+    package func probeEach(member: StaticString, accepting accepted: AcceptedScalars, violation: UInt8, seed: UInt64) -> Int {
         member.withUTF8Buffer { name in
             Int(CSimdJSON_CursorProbeEach(
                 pointer, UnsafeRawPointer(name.baseAddress)?.assumingMemoryBound(to: CChar.self), name.count,
-                accepted.rawValue, Self.callerKind(violation)))
+                accepted.rawValue, Self.callerKind(violation), seed))
         }
     }
 

@@ -102,38 +102,103 @@ package struct WalkViolation: Sendable {
     package let place: Int
 }
 
-/// The objects a walk probed (``JSONCursor/probeEach(member:accepting:violation:)``), in the order met: valid
+/// An object a walk probed: where its text lies, its member's scalar and that scalar's hash, and the earlier
+/// probe whose very bytes it repeats, if any.
+package struct JSONProbe {
+    @inlinable
+    init(text: Range<Int>, member: JSONScalar, memberHash: UInt32, repeatOf: Int?) {
+        self.text = text
+        self.member = member
+        self.memberHash = memberHash
+        self.repeatOf = repeatOf
+    }
+
+    /// Where the object's text lies in the source.
+    package let text: Range<Int>
+    /// The scalar of the probed member.
+    package let member: JSONScalar
+    /// The scalar's hash with the probe's seed: of an integer's value, of a string's unescaped bytes (equal
+    /// scalars have equal hashes; 0 for none). MurmurHash3's mixing: inputs crafted to collide whatever the seed
+    /// exist, so a table keyed by it must bound its probes.
+    package let memberHash: UInt32
+    /// The index of the earlier probe whose very bytes this one repeats (``JSONCursor/repeatFrom(_:)``), if any.
+    package let repeatOf: Int?
+}
+
+/// The objects a walk probed (``JSONCursor/probeEach(member:accepting:violation:seed:)``), in the order met: valid
 /// until the parser's next walk, so read within the walk's `finished` step.
+///
+/// Its records are read at fixed offsets (checked against the C layout when the table is made), so that reading
+/// one is inlined into the modules that read every probe of a request.
 package struct ProbeTable {
-    private let probes: UnsafeBufferPointer<CSimdJSON_Probe>
+    @usableFromInline let records: UnsafeRawBufferPointer
+
+    // The byte offsets of a record's fields (`CSimdJSON_Probe`), and its size. (Computed: a stored static
+    // property is initialised lazily, through a call that keeps the readers from being inlined.)
+    @inlinable static var memberOffset: Int { 0 }
+    @inlinable static var textOffsetOffset: Int { 8 }
+    @inlinable static var textLengthOffset: Int { 12 }
+    @inlinable static var repeatOfOffset: Int { 16 }
+    @inlinable static var memberHashOffset: Int { 20 }
+    @inlinable static var memberKindOffset: Int { 27 }
+    @inlinable static var memberInInputOffset: Int { 28 }
+    @inlinable static var stride: Int { 32 }
 
     init(_ result: CSimdJSON_Result) {
-        probes = UnsafeBufferPointer(start: result.probes, count: result.probeCount)
+        precondition(
+            MemoryLayout<CSimdJSON_Probe>.stride == Self.stride
+                && MemoryLayout<CSimdJSON_Probe>.offset(of: \.member) == Self.memberOffset
+                && MemoryLayout<CSimdJSON_Probe>.offset(of: \.textOffset) == Self.textOffsetOffset
+                && MemoryLayout<CSimdJSON_Probe>.offset(of: \.textLength) == Self.textLengthOffset
+                && MemoryLayout<CSimdJSON_Probe>.offset(of: \.repeatOf) == Self.repeatOfOffset
+                && MemoryLayout<CSimdJSON_Probe>.offset(of: \.memberHash) == Self.memberHashOffset
+                && MemoryLayout<CSimdJSON_Probe>.offset(of: \.memberKind) == Self.memberKindOffset
+                && MemoryLayout<CSimdJSON_Probe>.offset(of: \.memberInInput) == Self.memberInInputOffset,
+            "CSimdJSON_Probe's layout is not the one ProbeTable reads")
+        records = UnsafeRawBufferPointer(start: result.probes, count: result.probeCount * Self.stride)
     }
 
     /// How many objects were probed.
-    package var count: Int { probes.count }
+    @inlinable
+    package var count: Int { records.count / Self.stride }
 
-    /// Where the text of probe `index` lies in the source.
+    /// The index of the earlier probe whose very bytes probe `index` repeats, if any.
     @inline(__always)
-    package func text(_ index: Int) -> Range<Int> {
-        let probe = probes[index]
-        return Int(probe.textOffset) ..< Int(probe.textOffset) + Int(probe.textLength)
-    }
-
-    /// The scalar of probe `index`'s member.
-    @inline(__always)
-    package func member(_ index: Int) -> JSONScalar {
-        let probe = probes[index]
-        return JSONScalar(packed: probe.member, kind: probe.memberKind, inInput: probe.memberInInput)
-    }
-
-    /// The index of the earlier probe whose very bytes probe `index` repeats (``JSONCursor/repeatFrom(_:)``), if
-    /// any.
-    @inline(__always)
-    package func repeatOf(_ index: Int) -> Int? {
-        let repeatOf = probes[index].repeatOf
+    func repeatOf(at index: Int) -> Int? {
+        let repeatOf = records.loadUnaligned(fromByteOffset: index * Self.stride + Self.repeatOfOffset, as: UInt32.self)
         return repeatOf == 0 ? nil : Int(repeatOf) - 1
+    }
+
+    /// The hash of probe `index`'s member scalar.
+    @inline(__always)
+    func memberHash(at index: Int) -> UInt32 {
+        records.loadUnaligned(fromByteOffset: index * Self.stride + Self.memberHashOffset, as: UInt32.self)
+    }
+
+    /// Probe `index`'s member scalar.
+    @inline(__always)
+    func member(at index: Int) -> JSONScalar {
+        let base = index * Self.stride
+        return JSONScalar(
+            packed: records.loadUnaligned(fromByteOffset: base + Self.memberOffset, as: UInt64.self),
+            code: records[base + Self.memberKindOffset], inInput: records[base + Self.memberInInputOffset] != 0)
+    }
+
+    /// Probe `index`.
+    @inlinable
+    package subscript(index: Int) -> JSONProbe {
+        precondition(index >= 0 && index < count, "probe index out of range")
+        let base = index * Self.stride
+        let textOffset = Int(records.loadUnaligned(fromByteOffset: base + Self.textOffsetOffset, as: UInt32.self))
+        let textLength = Int(records.loadUnaligned(fromByteOffset: base + Self.textLengthOffset, as: UInt32.self))
+        let repeatOf = records.loadUnaligned(fromByteOffset: base + Self.repeatOfOffset, as: UInt32.self)
+        return JSONProbe(
+            text: textOffset ..< textOffset + textLength,
+            member: JSONScalar(
+                packed: records.loadUnaligned(fromByteOffset: base + Self.memberOffset, as: UInt64.self),
+                code: records[base + Self.memberKindOffset], inInput: records[base + Self.memberInInputOffset] != 0),
+            memberHash: records.loadUnaligned(fromByteOffset: base + Self.memberHashOffset, as: UInt32.self),
+            repeatOf: repeatOf == 0 ? nil : Int(repeatOf) - 1)
     }
 }
 
@@ -197,9 +262,10 @@ package struct WalkResult {
 }
 
 extension SimdJSONParser {
-    /// Walks `source[range]` (the array holds its padding as spare capacity) with a cursor that `steer` moves,
-    /// then calls `finished` with what the walk ended with (valid only during the call) and what `steer`
-    /// returned (nil when the walk ended before it could begin: an empty text, or a fatal error at once).
+    /// Walks `source[range]` (the array holds its padding as spare capacity) with a cursor that `steer` moves
+    /// (not called when the walk ended before it could begin: an empty text, or a fatal error at once), then
+    /// calls `finished` with what the walk ended with (valid only during the call). (Not generic: a generic
+    /// function of this module is not specialised for its callers in others.)
     ///
     /// - Parameters:
     ///   - probes: The most probe records the text can hold without a violation, reserved at once for a large
@@ -207,34 +273,33 @@ extension SimdJSONParser {
     ///   - maximumViolations: Violations listed at most; later ones are only counted.
     ///   - validated: The text was validated by an earlier walk: what the cursor moves past unread is not
     ///     checked again.
-    package func walk<Steered, Value>(
+    package func walk(
         _ source: [UInt8], _ range: Range<Int>, probes: Int = 0, maximumViolations: Int, validated: Bool = false,
-        _ steer: (JSONCursor) -> Steered, finished: (Steered?, WalkResult) -> Value
-    ) -> Value {
+        _ steer: (JSONCursor) -> Void, finished: (WalkResult) -> Void
+    ) {
         precondition(range.lowerBound >= 0 && range.upperBound <= source.count, "range outside the source")
         precondition(source.capacity - range.upperBound >= Self.padding, "the source needs its padding")
-        return source.withUnsafeBufferPointer { buffer in
-            var steered: Steered?
+        source.withUnsafeBufferPointer { buffer in
             if CSimdJSON_CursorBegin(
                 pointer, buffer.baseAddress.map { $0 + range.lowerBound }, range.count, source.capacity - range.lowerBound,
                 probes, maximumViolations, validated ? 1 : 0) != 0
             {
-                steered = steer(JSONCursor(pointer: pointer, source: source, base: range.lowerBound))
+                steer(JSONCursor(pointer: pointer, source: source, base: range.lowerBound))
             }
-            return finished(steered, WalkResult(CSimdJSON_CursorFinish(pointer).pointee, base: range.lowerBound))
+            finished(WalkResult(CSimdJSON_CursorFinish(pointer).pointee, base: range.lowerBound))
         }
     }
 
     /// Reads `source[range]` with `read`, given a cursor standing on its value (``JSONCursor/root()``); the
     /// document is then validated to its end. See ``walk(_:_:probes:maximumViolations:validated:_:finished:)``.
-    package func read<Read, Value>(
+    package func read(
         _ source: [UInt8], _ range: Range<Int>, maximumViolations: Int, validated: Bool = false,
-        _ read: (JSONCursor) -> Read, finished: (Read?, WalkResult) -> Value
-    ) -> Value {
+        _ read: (JSONCursor) -> Void, finished: (WalkResult) -> Void
+    ) {
         walk(source, range, maximumViolations: maximumViolations, validated: validated, { cursor in
             cursor.root()
-            defer { cursor.end() }
-            return read(cursor)
+            read(cursor)
+            cursor.end()
         }, finished: finished)
     }
 }

@@ -111,13 +111,14 @@ enum DiffRequestSchema {
         cursor.enter(checkingNames: false)
         var hasOptions = false
         var contents = CanonicalEncoder()
-        while let name = cursor.nextMember() {
+        while let name = cursor.nextMember(describing: false) {
             if name == "old" {
                 if walked.old == nil { walked.old = snapshot(cursor, &walked, &contents) } else { cursor.reportRepeated(name) }
             } else if name == "new" {
                 if walked.new == nil { walked.new = snapshot(cursor, &walked, &contents) } else { cursor.reportRepeated(name) }
             } else if name == "options" {
                 if !hasOptions {
+                    cursor.describe()
                     walked.options = DiffOptions(
                         decoding: JSONReader(cursor), errors: &walked.optionErrors, layoutErrors: &walked.layoutErrors)
                 } else {
@@ -148,7 +149,7 @@ enum DiffRequestSchema {
             let start = cursor.enter(checkingNames: false)
             var hasSections = false, hasItems = false
             var bareItemCount = 0
-            while let name = cursor.nextMember() {
+            while let name = cursor.nextMember(describing: false) {
                 if name == "sections" {
                     if hasSections {
                         cursor.reportRepeated(name)
@@ -186,7 +187,7 @@ enum DiffRequestSchema {
 
     /// Probes the items of the array the cursor stands on: each an object with its id in ``idMember``.
     private static func probeItems(_ cursor: JSONCursor) -> Int {
-        cursor.probeEach(member: idMember, accepting: idKinds, violation: Rule.invalidID.rawValue)
+        cursor.probeEach(member: idMember, accepting: idKinds, violation: Rule.invalidID.rawValue, seed: IDNumbering.seed)
     }
 
     /// A section: its `id`, its `items`, and its other members, its content (encoded into `contents`).
@@ -197,7 +198,7 @@ enum DiffRequestSchema {
         var itemCount: Int?
         let contentStart = contents.bytes.count
         var content: CanonicalEncoder.OpenObject?  // begun at the first content member: most sections have none
-        while let name = cursor.nextMember() {
+        while let name = cursor.nextMember(describing: false) {
             if name == idMember {
                 if id == nil {
                     id = cursor.readScalar(accepting: idKinds, violation: Rule.invalidID.rawValue)
@@ -215,6 +216,7 @@ enum DiffRequestSchema {
                     }
                     content = contents.beginObject()
                 }
+                cursor.describe()
                 var reader = JSONReader(cursor)
                 contents.appendMember(name.bytes.array, nameOffset: name.offset, &reader)
             }

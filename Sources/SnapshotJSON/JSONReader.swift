@@ -217,15 +217,17 @@ extension SimdJSONParser {
     /// Reads `source[range]` (the array holds its padding as spare capacity), a text that an earlier walk
     /// validated, with `read` given a reader at its value: what `read` leaves unread is not checked again.
     func readValid<Value>(_ source: [UInt8], _ range: Range<Int>, _ read: (inout JSONReader) -> Value) -> Value {
+        var value: Value?
         self.read(source, range, maximumViolations: 0, validated: true, { cursor in
             var reader = JSONReader(cursor)
-            return read(&reader)
-        }, finished: { value, result in
-            guard result.outcome == .parsed, let value else {
+            value = read(&reader)
+        }, finished: { result in
+            guard result.outcome == .parsed else {
                 fatalError("a validated value of \(range.count) bytes did not parse again: \(result.outcome)")
             }
-            return value
         })
+        guard let value else { fatalError("a validated value of \(range.count) bytes was not read") }
+        return value
     }
 }
 

@@ -19,15 +19,21 @@ enum RequestReader {
         _ body: [UInt8], _ read: (inout JSONReader) -> Value
     ) throws(RequestError) -> (value: Value, rules: RuleViolations, padded: [UInt8]) {
         try withPaddedBody(body) { padded, parser in
+            var value: Value?
+            var outcome: Result<(value: Value, rules: RuleViolations, padded: [UInt8]), RequestError>!
             parser.read(padded, 0 ..< padded.count, maximumViolations: DiffRequest.maximumViolationCount, { cursor in
                 var reader = JSONReader(cursor)
-                return read(&reader)
-            }, finished: { value, result in
-                if let failure = failure(of: result.outcome, body: body) { return .failure(failure) }
+                value = read(&reader)
+            }, finished: { result in
+                if let failure = failure(of: result.outcome, body: body) {
+                    outcome = .failure(failure)
+                    return
+                }
                 guard let value else { preconditionFailure("a walk that began reports its outcome") }
                 let violations = result.violations.map { (violation($0), place: $0.place) }
-                return .success((value, RuleViolations(violations: violations, omitted: result.omittedViolations), padded))
+                outcome = .success((value, RuleViolations(violations: violations, omitted: result.omittedViolations), padded))
             })
+            return outcome
         }
     }
 
@@ -38,50 +44,62 @@ enum RequestReader {
         guard CanonicalEncoder.maximumBytes(textLength: body.count) <= UInt32.max else {
             return .failure(.tooLarge(byteCount: body.count))
         }
-        return parser.walk(
+        var walked: DiffRequestSchema.Walked?
+        var request: Result<DiffRequest, RequestError>!
+        parser.walk(
             padded, 0 ..< padded.count, probes: DiffRequestSchema.probeReservation(bodyLength: padded.count),
-            maximumViolations: DiffRequest.maximumViolationCount, DiffRequestSchema.walk
-        ) { walked, result in
-            if let failure = failure(of: result.outcome, body: body) { return .failure(failure) }
-            guard let walked else { preconditionFailure("a walk that began reports its outcome") }
-            var violations = result.violations.map(violation)
-            violations += walked.optionErrors.errors
-            let omitted = result.omittedViolations + walked.optionErrors.count - walked.optionErrors.errors.count
-            guard violations.isEmpty && omitted == 0 else { return .failure(invalid(violations, omitted: omitted)) }
-            guard let oldRecord = walked.old, let newRecord = walked.new else {
-                preconditionFailure("a request without violations has both snapshots")
-            }
-            // Listed like /layout's errors, once the rest is valid.
-            let layoutErrors = walked.layoutErrors
-            guard layoutErrors.isEmpty else {
-                return .failure(.invalid(layoutErrors.errors, omitted: layoutErrors.count - layoutErrors.errors.count))
-            }
-            let options = walked.options
-            // Where sections lie is read only by the renderings that copy or compare their texts, and by layouts.
-            let sectionPlaces = !options.readsMembers && options.layouts.isEmpty ? nil :
-                walked.sections.map { RequestText.sectionPlace(offset: $0.textOffset, length: $0.textLength) }
-            let text = RequestText(
-                padded: padded, sectionPlaces: sectionPlaces, unescapedIDs: result.unescaped,
-                arena: ContentArena(walked.contents))
-            let identities = IDNumbering.numbers(of: result.probes, text: padded, unescaped: result.unescaped)
-            let builder = SnapshotBuilder(
-                sections: walked.sections, probes: result.probes, identities: identities, text: text)
-            let (old, new) = builder.snapshots(old: oldRecord, new: newRecord)
-            return .success(DiffRequest(old: old, new: new, options: options))
+            maximumViolations: DiffRequest.maximumViolationCount, { walked = DiffRequestSchema.walk($0) }
+        ) { result in request = build(walked, result, padded: padded, body: body) }
+        return request
+    }
+
+    /// The request a walk of `padded` (its padding as spare capacity; `body` as the client sent it) found, or
+    /// the error.
+    private static func build(
+        _ walked: DiffRequestSchema.Walked?, _ result: WalkResult, padded: [UInt8], body: [UInt8]
+    ) -> Result<DiffRequest, RequestError> {
+        if let failure = failure(of: result.outcome, body: body) { return .failure(failure) }
+        guard let walked else { preconditionFailure("a walk that began reports its outcome") }
+        var violations = result.violations.map(violation)
+        violations += walked.optionErrors.errors
+        let omitted = result.omittedViolations + walked.optionErrors.count - walked.optionErrors.errors.count
+        guard violations.isEmpty && omitted == 0 else { return .failure(invalid(violations, omitted: omitted)) }
+        guard let oldRecord = walked.old, let newRecord = walked.new else {
+            preconditionFailure("a request without violations has both snapshots")
         }
+        // Listed like /layout's errors, once the rest is valid.
+        let layoutErrors = walked.layoutErrors
+        guard layoutErrors.isEmpty else {
+            return .failure(.invalid(layoutErrors.errors, omitted: layoutErrors.count - layoutErrors.errors.count))
+        }
+        let options = walked.options
+        // Where sections lie is read only by the renderings that copy or compare their texts, and by layouts.
+        let sectionPlaces = !options.readsMembers && options.layouts.isEmpty ? nil :
+            walked.sections.map { RequestText.sectionPlace(offset: $0.textOffset, length: $0.textLength) }
+        let text = RequestText(
+            padded: padded, sectionPlaces: sectionPlaces, unescapedIDs: result.unescaped,
+            arena: ContentArena(walked.contents))
+        let identities = IDNumbering.numbers(of: result.probes, text: padded, unescaped: result.unescaped)
+        let builder = SnapshotBuilder(
+            sections: walked.sections, probes: result.probes, identities: identities, text: text)
+        let (old, new) = builder.snapshots(old: oldRecord, new: newRecord)
+        return .success(DiffRequest(old: old, new: new, options: options))
     }
 
     /// The records a walk of `padded` (its padding as spare capacity) keeps, and its violations (listed and
     /// omitted); `nil` when the body is not valid JSON. For the tests of the records' bound.
     static func recordCounts(walking padded: [UInt8]) -> (items: Int, sections: Int, violations: Int, omitted: Int)? {
         SimdJSONParser.withBorrowed { parser in
+            var walked: DiffRequestSchema.Walked?
+            var counts: (items: Int, sections: Int, violations: Int, omitted: Int)?
             parser.walk(
                 padded, 0 ..< padded.count, probes: DiffRequestSchema.probeReservation(bodyLength: padded.count),
-                maximumViolations: DiffRequest.maximumViolationCount, DiffRequestSchema.walk
-            ) { walked, result in
-                guard result.outcome == .parsed, let walked else { return nil }
-                return (result.probes.count, walked.sections.count, result.violations.count, result.omittedViolations)
+                maximumViolations: DiffRequest.maximumViolationCount, { walked = DiffRequestSchema.walk($0) }
+            ) { result in
+                guard result.outcome == .parsed, let walked else { return }
+                counts = (result.probes.count, walked.sections.count, result.violations.count, result.omittedViolations)
             }
+            return counts
         }
     }
 

@@ -9,7 +9,7 @@ internal import SimdJSON
 /// sections (keepFirst drops a section whose id an earlier section has, with its items). Each item of the other is
 /// compared now with that counterpart: it takes the counterpart's number when their contents are equal, and keeps
 /// its own (its probe index, which no other item has) otherwise. An item whose bytes repeat its counterpart's
-/// (``ProbeTable/repeatOf(_:)``) is that item again, id and content: it costs neither a comparison nor a new item.
+/// (``JSONProbe/repeatOf``) is that item again, id and content: it costs neither a comparison nor a new item.
 struct SnapshotBuilder {
     private let sections: [DiffRequestSchema.SectionRecord]
     private let probes: ProbeTable
@@ -80,8 +80,9 @@ struct SnapshotBuilder {
         return dropped
     }
 
-    /// A snapshot already built, whose items the other's repeat or are compared with.
-    private struct Reference {
+    /// A snapshot already built, whose items the other's repeat or are compared with. (A class: the builder
+    /// passes it to every section of the other snapshot, and a struct of three arrays is copied at each.)
+    private final class Reference {
         let snapshot: Snapshot
         /// The index among the snapshot's items of each section's first item, and the item count at the end
         /// (32-bit: a body holds fewer than 2^29 items, see ``WireItem``; 4 bytes a section of a snapshot of
@@ -89,9 +90,11 @@ struct SnapshotBuilder {
         let starts: [UInt32]
         /// The probe index of the snapshot's first item.
         let firstItem: Int
-        /// By identity number, the index of the item the diff keeps for that id, or ``absent``; `nil` when the
+        /// By identity number, the index of the item the diff keeps for that id, or ``absent``; empty when the
         /// snapshot's ids are all different (the number is the index).
-        let counterparts: [Int32]?
+        let counterparts: [Int32]
+        /// The snapshot's item count.
+        let itemCount: Int
 
         /// No item of the snapshot has the id.
         static let absent: Int32 = -1
@@ -108,25 +111,34 @@ struct SnapshotBuilder {
             }
             self.starts = starts
             self.firstItem = firstItem
-            self.counterparts = counterparts
+            self.counterparts = counterparts ?? []
+            itemCount = Int(start)
         }
+
+        /// The section of the item found last (the other snapshot's items mostly meet their counterparts in
+        /// order).
+        private var lastSection = 0
 
         /// The item at `index` among the snapshot's items.
         func item(at index: Int) -> WireItem {
-            // The last section starting at or before `index` (binary search: snapshots may have many sections).
             let sections = snapshot.sections
+            if index >= Int(starts[lastSection]) && index < Int(starts[lastSection + 1]) {
+                return sections[lastSection].items[index - Int(starts[lastSection])]
+            }
+            // The last section starting at or before `index` (binary search: snapshots may have many sections).
             var low = 0, high = sections.count - 1
             while low < high {
                 let middle = (low + high + 1) / 2
                 if Int(starts[middle]) <= index { low = middle } else { high = middle - 1 }
             }
+            lastSection = low
             return sections[low].items[index - Int(starts[low])]
         }
 
         /// The index among the snapshot's items of the item the diff matches an item whose identity number is
         /// `number` with, or ``absent``.
         func counterpart(_ number: Int) -> Int {
-            guard let counterparts else { return number < Int(starts[starts.count - 1]) ? number : Int(Self.absent) }
+            if counterparts.isEmpty { return number < itemCount ? number : Int(Self.absent) }
             return number < counterparts.count ? Int(counterparts[number]) : Int(Self.absent)
         }
     }
@@ -150,25 +162,11 @@ struct SnapshotBuilder {
     ) -> WireSection {
         var items: [WireItem] = []
         items.reserveCapacity(Int(record.itemCount))
-        for index in first ..< first + Int(record.itemCount) {
-            let identity = Int(identities[index])
-            var contentNumber = index
-            let textRange = probes.text(index)
-            if let reference {
-                let counterpart = reference.counterpart(identity)
-                if counterpart >= 0 {
-                    let other = reference.item(at: counterpart)
-                    if probes.repeatOf(index) == reference.firstItem + counterpart {
-                        items.append(other)  // the same bytes as its counterpart: that item again
-                        continue
-                    }
-                    if text.sameItemContent(textRange, as: other.textRange) { contentNumber = other.contentNumber }
-                }
-            }
-            let (idKind, idPayload) = Self.storedID(probes.member(index))
-            items.append(
-                WireItem(text: text, textRange: textRange, idKind: idKind, idPayload: idPayload,
-                         identityNumber: identity, contentNumber: contentNumber))
+        let indices = first ..< first + Int(record.itemCount)
+        if let reference {
+            for index in indices { items.append(item(index, repeating: reference)) }
+        } else {
+            for index in indices { items.append(item(index, probes[index], contentNumber: index)) }
         }
         let idKind: WireSection.IDKind =
             switch record.idKind {
@@ -182,10 +180,34 @@ struct SnapshotBuilder {
             contentCount: Int(record.contentLength), items: items)
     }
 
+    /// Item `index` of the snapshot built second: its counterpart in `reference` again when it repeats its bytes,
+    /// else a new item whose content number is the counterpart's when their contents are equal.
+    @inline(__always)
+    private func item(_ index: Int, repeating reference: Reference) -> WireItem {
+        let probe = probes[index]
+        let counterpart = reference.counterpart(Int(identities[index]))
+        guard counterpart >= 0 else { return item(index, probe, contentNumber: index) }
+        let other = reference.item(at: counterpart)
+        if probe.repeatOf == reference.firstItem + counterpart { return other }  // the same bytes: that item again
+        let same = text.sameItemContent(probe.text, as: other.textRange)
+        return item(index, probe, contentNumber: same ? other.contentNumber : index)
+    }
+
+    /// The item of probe `index`, whose content number is `contentNumber`.
+    @inline(__always)
+    private func item(_ index: Int, _ probe: JSONProbe, contentNumber: Int) -> WireItem {
+        let (idKind, idPayload) = Self.storedID(probe.member)
+        return WireItem(text: text, textRange: probe.text, idKind: idKind, idPayload: idPayload,
+                        identityNumber: Int(identities[index]), contentNumber: contentNumber)
+    }
+
     /// How an item's id is stored (see ``WireItem/IDKind``): the walk's packing is WireItem's (``WireItem/IDPlace``),
     /// so the payload is taken as it is.
     private static func storedID(_ id: JSONScalar) -> (WireItem.IDKind, Int64) {
-        let kind: WireItem.IDKind = id.kind == .integer ? .integer : id.kind == .stringInText ? .inBody : .unescaped
-        return (kind, id.packed)
+        switch id.kind {
+        case .integer: (.integer, id.packed)
+        case .stringInText: (.inBody, id.packed)
+        case .stringUnescaped, .none: (.unescaped, id.packed)
+        }
     }
 }

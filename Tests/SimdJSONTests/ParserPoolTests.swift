@@ -59,12 +59,15 @@ import Testing
         var bytes = Array(text.utf8)
         bytes.reserveCapacity(bytes.count + SimdJSONParser.padding)
         func count(_ parser: SimdJSONParser) -> Int {
+            var count = -1
             parser.read(bytes, 0 ..< bytes.count, maximumViolations: 0, { cursor in
-                var count = 0
+                count = 0
                 cursor.enter()
                 while cursor.nextElement() { count += 1 }
-                return count
-            }, finished: { count, result in result.outcome == .parsed ? count ?? -1 : -1 })
+            }, finished: { result in
+                if result.outcome != .parsed { count = -1 }
+            })
+            return count
         }
         return parser.map(count) ?? SimdJSONParser.withBorrowed(count)
     }

@@ -112,6 +112,12 @@ typedef struct CSimdJSON_Probe {
     uint32_t textLength;
     /** 1 + the index of an earlier probe with the very same text (CSimdJSON_CursorRepeatFrom), or 0. */
     uint32_t repeatOf;
+    /**
+     * A hash of the member's scalar with the probe's seed (of an integer's value, of a string's unescaped bytes;
+     * 0 for none): equal scalars have equal hashes. MurmurHash3's mixing: inputs crafted to collide whatever the
+     * seed exist, so a table keyed by it must bound its probes.
+     */
+    uint32_t memberHash;
     /** The walk's own: the nesting depth of the object, and whether its walk found no violation. */
     uint16_t depth;
     uint8_t clean;
@@ -279,12 +285,12 @@ int CSimdJSON_CursorReadString(CSimdJSON_Parser *parser, const uint8_t **bytes, 
 CSimdJSON_Scalar CSimdJSON_CursorReadScalar(CSimdJSON_Parser *parser, uint8_t accepted, uint8_t violationKind);
 /**
  * Reads the value as an array of objects and probes each one: where its text lies and the scalar of its member
- * `name`, read as CSimdJSON_CursorReadScalar reads it, are recorded (a CSimdJSON_Probe; a second member of that
- * name, a missing one and any element that is not an object are violations). Returns how many records the array
- * added.
+ * `name`, read as CSimdJSON_CursorReadScalar reads it, and its hash with `seed`, are recorded (a CSimdJSON_Probe;
+ * a second member of that name, a missing one and any element that is not an object are violations). Returns how
+ * many records the array added.
  */
 uint32_t CSimdJSON_CursorProbeEach(CSimdJSON_Parser *parser, const char *name, size_t nameLength, uint8_t accepted,
-                                   uint8_t violationKind);
+                                   uint8_t violationKind, uint64_t seed);
 /** Validates the value and returns where its text lies (the offset in *offset, the length returned). */
 uint64_t CSimdJSON_CursorSpan(CSimdJSON_Parser *parser, uint64_t *offset);
 /**
