@@ -76,7 +76,7 @@ public struct Violations: Sendable {
         count += 1
         guard recorded < Self.listedLimit else { return }
         recorded += 1
-        append(Entry(violation: Violation(path: path(), message: rule.message, byteOffset: byteOffset),
+        append(Entry(violation: Violation(rule, at: path(), byteOffset: byteOffset),
                      place: place ?? kept.last?.place ?? 0, rank: 1))
     }
 
