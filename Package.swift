@@ -49,7 +49,8 @@ let package = Package(
         .target(name: "CMalloc"),
         .target(name: "ProcessRuntime", dependencies: ["CMalloc"]),
 
-        // simdjson (apt libsimdjson-dev) behind a plain C header, and its one Swift owner.
+        // simdjson (apt libsimdjson-dev) behind a plain C header that knows only JSON, and its one Swift owner
+        // (the parser pool, the cursor, the walks' results).
         // Release builds define NDEBUG: SwiftPM does not, and without it every one of simdjson's internal
         // SIMDJSON_ASSUME checks in the on-demand walk is a live assert() (about a tenth of the walk's work).
         .target(
@@ -57,7 +58,9 @@ let package = Package(
             cxxSettings: [.define("NDEBUG", .when(configuration: .release))],
             linkerSettings: [.linkedLibrary("simdjson")]
         ),
-        .target(name: "SnapshotJSON", dependencies: ["CSimdJSON", "ListDiff", "Waterfall"]),
+        .target(name: "SimdJSON", dependencies: ["CSimdJSON"]),
+        // The /diff and /layout request schemas and the wire model, read through SimdJSON's cursor.
+        .target(name: "SnapshotJSON", dependencies: ["SimdJSON", "ListDiff", "Waterfall"]),
 
         // The service: routes, wire glue, problem+json, configuration.
         .target(
@@ -110,9 +113,10 @@ let package = Package(
         ),
         .testTarget(name: "MicroHTTPTests", dependencies: ["MicroHTTP", "Gzip", "TestSupport"]),
         .testTarget(name: "GzipTests", dependencies: ["Gzip", "TestSupport"]),
+        .testTarget(name: "SimdJSONTests", dependencies: ["SimdJSON", "CSimdJSON"]),
         .testTarget(
             name: "SnapshotJSONTests",
-            dependencies: ["SnapshotJSON", "CSimdJSON", "TestSupport", .product(name: "PropertyBased", package: "swift-property-based")]
+            dependencies: ["SnapshotJSON", "SimdJSON", "TestSupport", .product(name: "PropertyBased", package: "swift-property-based")]
         ),
         // Runs the built `snapdiff` binary as a subprocess (the dependency makes SwiftPM build it first).
         .testTarget(name: "SnapdiffTests", dependencies: ["snapdiff", "DiffService"]),

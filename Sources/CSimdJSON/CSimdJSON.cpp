@@ -1,5 +1,5 @@
 // simdjson On-Demand walks over JSON texts: a cursor its caller steers (the caller knows the schema; this file
-// knows JSON), probed records and id numbering.
+// knows JSON), probed objects, and the lockstep comparison of two objects.
 //
 // simdjson finds the structure (stage 1, SIMD, runtime-dispatched) and unescapes strings; this file walks the
 // tokens once, in document order, writing flat arrays. Every value is visited (a value the cursor's caller moves
@@ -9,8 +9,7 @@
 #include <simdjson.h>
 
 #include <algorithm>
-#include <chrono>
-#include <random>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -24,18 +23,19 @@ namespace {
 /// Thrown to unwind the walk on the first fatal error (syntax, depth); the status is already recorded.
 struct Abort {};
 
-/// An id as the walk reads it (a section's or an item's), before it is packed into its record.
-struct WalkedID {
+/// A string or integer scalar as the walk reads it (CSimdJSON_CursorReadScalar, a probed member), before it is
+/// packed.
+struct WalkedScalar {
     int64_t integer;
     uint64_t offset;
     uint32_t length;
     uint8_t kind;
     uint8_t inInput;  // a string written without escapes: its bytes are the input's at offset
 
-    /// The id as CSimdJSON_Item.id and CSimdJSON_Section.id hold it: the integer, or the string's place (offset
-    /// in the low 32 bits, length in the high 32; both below 4 GiB, as the input and the unescaped ids are).
+    /// The scalar as CSimdJSON_Scalar.packed holds it: the integer, or the string's place (offset in the low 32
+    /// bits, length in the high 32; both below 4 GiB, as the input and the unescaped strings are).
     uint64_t packed() const {
-        return kind == CSimdJSON_IDInteger ? uint64_t(integer) : (offset | uint64_t(length) << 32);
+        return kind == CSimdJSON_ScalarInteger ? uint64_t(integer) : (offset | uint64_t(length) << 32);
     }
 };
 
@@ -67,56 +67,6 @@ struct SeenKey {
 /// Small helpers of the walk, called for every value: inlined (a call costs more than most of them do).
 #define CSIMDJSON_INLINE __attribute__((always_inline)) inline
 
-/// MurmurHash3's 64-bit finaliser: every input bit affects every output bit.
-inline uint64_t mix64(uint64_t h) {
-    h ^= h >> 33; h *= 0xff51afd7ed558ccdULL;
-    h ^= h >> 33; h *= 0xc4ceb9fe1a85ec53ULL;
-    h ^= h >> 33;
-    return h;
-}
-
-/// A 64-bit hash of a byte range with a seed (MurmurHash3's 64-bit mixing on 8-byte words, then fmix64).
-inline uint64_t hashBytes(const uint8_t *bytes, size_t count, uint64_t seed) {
-    const uint64_t c1 = 0x87c37b91114253d5ULL, c2 = 0x4cf5ad432745937fULL;
-    auto rotl = [](uint64_t x, int r) { return (x << r) | (x >> (64 - r)); };
-    uint64_t h = seed ^ count;
-    size_t i = 0;
-    for (; i + 8 <= count; i += 8) {
-        uint64_t k;
-        std::memcpy(&k, bytes + i, 8);
-        k *= c1; k = rotl(k, 31); k *= c2;
-        h ^= k; h = rotl(h, 27) * 5 + 0x52dce729;
-    }
-    if (i < count) {
-        uint64_t k = 0;
-        std::memcpy(&k, bytes + i, count - i);
-        k *= c1; k = rotl(k, 31); k *= c2;
-        h ^= k;
-    }
-    return mix64(h);
-}
-
-/// The seed of the id-numbering hash: random per process, so that which ids collide cannot be known outside.
-uint64_t idHashSeed() {
-    static const uint64_t seed = []() -> uint64_t {
-        try {
-            std::random_device device;
-            return uint64_t(device()) << 32 ^ uint64_t(device());
-        } catch (...) {  // no entropy source: the clock and the address layout still vary per process
-            int local = 0;
-            return uint64_t(std::chrono::steady_clock::now().time_since_epoch().count()) ^
-                   uint64_t(reinterpret_cast<uintptr_t>(&local)) * 0x9e3779b97f4a7c15ULL;
-        }
-    }();
-    return seed;
-}
-
-/// A slot of the id-numbering table.
-struct IDSlot {
-    uint32_t tag;   // the hash's high half (its low bits chose the slot)
-    uint32_t item;  // the first item with this id, or UINT32_MAX when the slot is free
-};
-
 /// simdjson's raw number token runs up to the next structural character, so it may end in whitespace.
 void trimTrailingSpace(std::string_view &raw) {
     while (!raw.empty() && (raw.back() == ' ' || raw.back() == '\t' || raw.back() == '\n' || raw.back() == '\r')) {
@@ -138,8 +88,7 @@ uint8_t foundFor(ondemand::json_type type) {
 
 }  // namespace
 
-static_assert(sizeof(CSimdJSON_Item) == 32, "an item record is 32 bytes: a body holds one per probed object");
-static_assert(sizeof(CSimdJSON_Section) == 32, "a section record is 32 bytes: a body holds one per section");
+static_assert(sizeof(CSimdJSON_Probe) == 32, "a probe record is 32 bytes: a body holds one per probed object");
 static_assert(SIMDJSON_MAXSIZE_BYTES <= UINT32_MAX, "records' offsets and lengths are 32-bit");
 
 struct CSimdJSON_Parser {
@@ -147,12 +96,12 @@ struct CSimdJSON_Parser {
     CSimdJSON_Result result{};
 
     // Output.
-    std::vector<CSimdJSON_Section> sections;
-    std::vector<CSimdJSON_Item> items;
-    std::vector<uint8_t> idBytes;
+    std::vector<CSimdJSON_Probe> probes;
+    std::vector<uint8_t> unescaped;  // the escaped strings CSimdJSON_CursorReadScalar and the probes read
     std::vector<CSimdJSON_Violation> violations;
     std::string text;
     size_t violationsOmitted = 0;
+    size_t maximumViolations = 0;  // violations recorded at most (CSimdJSON_CursorBegin); later ones are counted
 
     // Walk state.
     const char *input = nullptr;
@@ -163,11 +112,9 @@ struct CSimdJSON_Parser {
     PathStep path[CSimdJSON_MAX_DEPTH + 1];
     std::vector<SeenKey> keys;      // a stack: each open object whose names are checked owns the tail from its base
 
-    std::vector<IDSlot> idTable;  // numberIDs' open-addressing table
-    size_t referenceFirst = 0, referenceEnd = 0;  // the first group's records, once it is ended
-    size_t referenceCursor = 0;                   // where the next record of the second group likely is
-    size_t groupsEnded = 0;
-    size_t groupFirstItem = 0;                    // the current group's first record
+    size_t repeatFirst = 0, repeatEnd = 0;  // the probes a probed object may repeat (CSimdJSON_CursorRepeatFrom)
+    size_t repeatCursor = 0;                // where the next repeated probe likely is
+    size_t repeatOrigin = 0;                // the probe count when repeating began
     int depth = 0;
 
     // The cursor's state (CSimdJSON_Cursor*).
@@ -225,7 +172,7 @@ struct CSimdJSON_Parser {
     }
 
     void violation(uint8_t kind, uint8_t found, int64_t offset, std::string_view lastStep = {}) {
-        if (violations.size() >= CSimdJSON_MAX_VIOLATIONS) {
+        if (violations.size() >= maximumViolations) {
             ++violationsOmitted;
             return;
         }
@@ -486,40 +433,42 @@ struct CSimdJSON_Parser {
         keys.erase(keys.begin() + std::ptrdiff_t(base), keys.end());
     }
 
-    // MARK: Ids and probed objects
+    // MARK: Scalars and probed objects
 
-    /// Reads an id: a string, or an integer written without fraction or exponent that fits Int64.
-    CSIMDJSON_INLINE WalkedID readID(ondemand::value &value) {
-        WalkedID id{};
+    /// Reads a string or an integer written without fraction or exponent that fits Int64, of the kinds `accepted`
+    /// (CSimdJSON_Accept*) holds; any other value is recorded as a violation of kind `violationKind` (what was
+    /// found, where) and validated.
+    CSIMDJSON_INLINE WalkedScalar readScalar(ondemand::value &value, uint8_t accepted, uint8_t violationKind) {
+        WalkedScalar scalar{};
         int64_t offset;
         ondemand::json_type type = typeOf(value);  // (peeks: the iterator stays on the value)
-        if (type == ondemand::json_type::string) {
+        if (type == ondemand::json_type::string && (accepted & CSimdJSON_AcceptString) != 0) {
             std::string_view string = readString(value);
-            id.kind = CSimdJSON_IDString;
-            id.length = uint32_t(string.size());
+            scalar.kind = CSimdJSON_ScalarString;
+            scalar.length = uint32_t(string.size());
             auto at = reinterpret_cast<uintptr_t>(string.data()), base = reinterpret_cast<uintptr_t>(input);
             if (at >= base && at + string.size() <= base + inputLength) {  // (unrelated pointers compare as integers)
-                id.inInput = 1;  // no escapes: the input holds its bytes
-                id.offset = uint64_t(string.data() - input);
+                scalar.inInput = 1;  // no escapes: the input holds its bytes
+                scalar.offset = uint64_t(string.data() - input);
             } else {
-                id.offset = idBytes.size();
-                idBytes.insert(idBytes.end(), string.begin(), string.end());
+                scalar.offset = unescaped.size();
+                unescaped.insert(unescaped.end(), string.begin(), string.end());
             }
-            return id;
+            return scalar;
         }
-        if (type == ondemand::json_type::number) {
+        if (type == ondemand::json_type::number && (accepted & CSimdJSON_AcceptInteger) != 0) {
             NumberToken number = readNumber(value, offset);
-            if (number.int64Value(id.integer)) {
-                id.kind = CSimdJSON_IDInteger;
-                return id;
+            if (number.int64Value(scalar.integer)) {
+                scalar.kind = CSimdJSON_ScalarInteger;
+                return scalar;
             }
             uint8_t found = number.isInteger ? CSimdJSON_FoundIntegerOutOfRange : CSimdJSON_FoundFractionalNumber;
-            violation(CSimdJSON_ViolationExpectedID, found, offset);
-            return id;
+            violation(violationKind, found, offset);
+            return scalar;
         }
-        violation(CSimdJSON_ViolationExpectedID, foundFor(type), currentOffset());
+        violation(violationKind, foundFor(type), currentOffset());
         check(value);
-        return id;
+        return scalar;
     }
 
     /// Reports and skips a value of the wrong type; returns whether the type was right.
@@ -539,22 +488,30 @@ struct CSimdJSON_Parser {
         check(value);
     }
 
-    /// Iterates an object's members: reads the first member named `name` into `id`, reports any later one, and
-    /// passes every other member to `other`. Returns whether there was one.
+    /// What a probe reads of each object (CSimdJSON_CursorProbeEach): the member it names, the kinds its value
+    /// may have, and the violation recorded when it has another.
+    struct ProbedMember {
+        std::string_view name;
+        uint8_t accepted;
+        uint8_t violationKind;
+    };
+
+    /// Iterates an object's members: reads the first member named `probed.name` into `scalar`, reports any later
+    /// one, and passes every other member to `other`. Returns whether there was one.
     template <typename Other>
-    bool forEachProbedMember(ondemand::value &value, std::string_view name, WalkedID &id, Other &&other) {
-        bool hasID = false;
+    bool forEachProbedMember(ondemand::value &value, const ProbedMember &probed, WalkedScalar &scalar, Other &&other) {
+        bool found = false;
         forEachMember(value, [&](std::string_view key, int64_t keyOffset, ondemand::value &member) {
-            if (key != name) {
+            if (key != probed.name) {
                 other(key, keyOffset, member);
-            } else if (hasID) {
+            } else if (found) {
                 duplicate(keyOffset, member);
             } else {
-                hasID = true;
-                id = readID(member);
+                found = true;
+                scalar = readScalar(member, probed.accepted, probed.violationKind);
             }
         });
-        return hasID;
+        return found;
     }
 
     /// The end of the object or array that starts at `start` and was just walked: the walk stands on the token
@@ -576,86 +533,72 @@ struct CSimdJSON_Parser {
         return int64_t(raw.size());
     }
 
-    /// Probes an object whose content is its raw text (CSimdJSON_CursorProbeEach), with its id in member `name`:
-    /// every value is validated.
-    CSIMDJSON_INLINE void probeObject(ondemand::value &value, std::string_view name) {
+    /// Probes an object (CSimdJSON_CursorProbeEach): records where its text lies and the scalar of its member
+    /// `probed.name`; every value is validated.
+    CSIMDJSON_INLINE void probeObject(ondemand::value &value, const ProbedMember &probed) {
         if (!expect(value, ondemand::json_type::object)) { return; }
         int64_t start = currentOffset();  // the '{'
-        if (start >= 0 && repeatsReferenceItem(size_t(start))) { return; }
+        if (start >= 0 && repeatsEarlierProbe(size_t(start))) { return; }
         size_t violationsBefore = violations.size() + violationsOmitted;
-        WalkedID id{};
+        WalkedScalar scalar{};
         size_t base = keys.size();
-        bool hasID = forEachProbedMember(value, name, id, [&](std::string_view key, int64_t keyOffset, ondemand::value &member) {
+        bool found = forEachProbedMember(value, probed, scalar, [&](std::string_view key, int64_t keyOffset, ondemand::value &member) {
             keys.push_back({key.data(), uint32_t(key.size()), 0, uint32_t(keyOffset)});
             check(member);
         });
         reportRepeatedKeys(base);
-        if (!hasID) { violation(CSimdJSON_ViolationMissingMember, CSimdJSON_FoundNothing, -1, name); }
+        if (!found) { violation(CSimdJSON_ViolationMissingMember, CSimdJSON_FoundNothing, -1, probed.name); }
         int64_t end = endOfValueWalked(start, '}');
         // No hash of the text: comparing two texts' lengths, then bytes, rejects as fast as a hash would.
-        CSimdJSON_Item item{};
-        item.id = id.kind == CSimdJSON_IDInteger ? uint64_t(id.integer) : (id.offset | uint64_t(id.length) << 32);
-        item.idKind = id.kind;
-        item.idInInput = id.inInput;
-        item.textOffset = uint32_t(start);
-        item.textLength = uint32_t(end - start);
-        item.depth = uint16_t(depth);
-        item.clean = violations.size() + violationsOmitted == violationsBefore;
-        if (keepsRecords()) { items.push_back(item); }
+        CSimdJSON_Probe probe{};
+        probe.member = scalar.packed();
+        probe.memberKind = scalar.kind;
+        probe.memberInInput = scalar.inInput;
+        probe.textOffset = uint32_t(start);
+        probe.textLength = uint32_t(end - start);
+        probe.depth = uint16_t(depth);
+        probe.clean = violations.size() + violationsOmitted == violationsBefore;
+        if (isClean()) { probes.push_back(probe); }
     }
 
-    /// Whether the walk still keeps item and section records: only until the first violation, after which the
-    /// request is refused and its records are never read. So every record kept is of a valid object, as large
-    /// as the caller's schema says a valid one is at least, and the reservations the caller asked for hold them
-    /// all (CSimdJSON_CursorBegin): a body of empty objects (3 bytes each) cannot make the tables outgrow them.
-    bool keepsRecords() const { return violations.empty() && violationsOmitted == 0; }
+    /// Whether the walk has found no violation. Probe records are kept only until the first one: every record
+    /// kept is then of an object that broke no rule, as large as the caller says such an object is at least, and
+    /// the reservation the caller asked for holds them all (CSimdJSON_CursorBegin): a body of empty objects
+    /// (3 bytes each) cannot make the table outgrow it.
+    bool isClean() const { return violations.empty() && violationsOmitted == 0; }
 
-    /// An item's id as the walk reads it.
-    static WalkedID idOf(const CSimdJSON_Item &item) {
-        WalkedID id{};
-        id.kind = item.idKind;
-        id.inInput = item.idInInput;
-        if (item.idKind == CSimdJSON_IDInteger) {
-            id.integer = int64_t(item.id);
-        } else {
-            id.offset = uint32_t(item.id);
-            id.length = uint32_t(item.id >> 32);
-        }
-        return id;
-    }
-
-    /// When the second group's object starting at `start` has the very bytes of a clean record of the first group
-    /// (tried: the one after the last repeat, the one after that, the one at the same index), records it as that
-    /// one at this place and returns true: the caller leaves the value unread, and simdjson skips it.
+    /// When the object starting at `start` has the very bytes of a clean probe among those
+    /// CSimdJSON_CursorRepeatFrom named (tried: the one after the last repeat, the one after that, the one as far
+    /// from the first as this probe is from where repeating began), records it as that one at this place and
+    /// returns true: the caller leaves the value unread, and simdjson skips it.
     ///
-    /// Sound because an item's validity depends only on its bytes and its depth: the same bytes from the start
+    /// Sound because an object's validity depends only on its bytes and its depth: the same bytes from the start
     /// of a value tokenise the same way (stage 1 has validated the UTF-8 of the whole input), so the text is
-    /// one object of exactly the reference's length, with the same id and no violation.
-    CSIMDJSON_INLINE bool repeatsReferenceItem(size_t start) {
-        if (referenceEnd == referenceFirst || groupsEnded != 1) { return false; }
-        size_t sameIndex = referenceFirst + (items.size() - groupFirstItem);
-        size_t candidates[3] = {referenceCursor, referenceCursor + 1, sameIndex};
+    /// one object of exactly the earlier one's length, with the same probed member and no violation.
+    CSIMDJSON_INLINE bool repeatsEarlierProbe(size_t start) {
+        if (repeatEnd == repeatFirst) { return false; }
+        size_t sameIndex = repeatFirst + (probes.size() - repeatOrigin);
+        size_t candidates[3] = {repeatCursor, repeatCursor + 1, sameIndex};
         for (size_t k : candidates) {
-            if (k < referenceFirst || k >= referenceEnd) { continue; }
-            const CSimdJSON_Item reference = items[k];  // a copy: items grows below
-            size_t length = reference.textLength;
-            if (!reference.clean || reference.depth != depth || start + length > inputLength ||
-                std::memcmp(input + start, input + reference.textOffset, length) != 0) {
+            if (k < repeatFirst || k >= repeatEnd) { continue; }
+            const CSimdJSON_Probe earlier = probes[k];  // a copy: probes grows below
+            size_t length = earlier.textLength;
+            if (!earlier.clean || earlier.depth != depth || start + length > inputLength ||
+                std::memcmp(input + start, input + earlier.textOffset, length) != 0) {
                 continue;
             }
-            CSimdJSON_Item item = reference;
-            item.repeatOf = uint32_t(k + 1);
-            item.textOffset = uint32_t(start);
-            if (item.idKind == CSimdJSON_IDString && item.idInInput) {  // the id's offset moves with the text
-                item.id = (uint32_t(item.id) - reference.textOffset + start) | (item.id >> 32 << 32);
+            CSimdJSON_Probe probe = earlier;
+            probe.repeatOf = uint32_t(k + 1);
+            probe.textOffset = uint32_t(start);
+            if (probe.memberKind == CSimdJSON_ScalarString && probe.memberInInput) {  // it moves with the text
+                probe.member = (uint32_t(probe.member) - earlier.textOffset + start) | (probe.member >> 32 << 32);
             }
-            items.push_back(item);
-            referenceCursor = k + 1;
+            probes.push_back(probe);
+            repeatCursor = k + 1;
             return true;
         }
         return false;
     }
-
 
     /// A document that is one scalar: validates it to its end and returns its token (a string's unescaped bytes
     /// in `unescaped`).
@@ -704,78 +647,19 @@ struct CSimdJSON_Parser {
         }
     }
 
-    // MARK: Id numbering
-
-    const uint8_t *bytesOf(const WalkedID &id) const {
-        return id.inInput ? reinterpret_cast<const uint8_t *>(input) + id.offset : idBytes.data() + id.offset;
-    }
-
-    bool sameID(const WalkedID &a, const WalkedID &b) const {
-        if (a.kind != b.kind) { return false; }
-        if (a.kind == CSimdJSON_IDInteger) { return a.integer == b.integer; }
-        return a.length == b.length && std::memcmp(bytesOf(a), bytesOf(b), a.length) == 0;
-    }
-
-    uint64_t hashID(const WalkedID &id) const {
-        if (id.kind == CSimdJSON_IDInteger) { return mix64(uint64_t(id.integer) ^ idHashSeed()); }
-        return hashBytes(bytesOf(id), id.length, idHashSeed());
-    }
-
-    /// Gives every item the number of its id (CSimdJSON_Item.idNumber): an open-addressing table with linear
-    /// probing, at most half full, keyed by a hash with a random seed. A repeated item takes its original's number
-    /// without hashing. Gives up when the probes past the first slot exceed a budget that chance essentially
-    /// never reaches (on average well under one per item at this load), so the work stays linear whatever the
-    /// ids are.
-    void numberIDs() {
-        size_t count = items.size();
-        if (count >= UINT32_MAX) { return; }
-        // Twice as many slots as items, not rounded up to a power of two (which costs up to twice the memory: a
-        // table of 1 M ids would take 32 MB, not 16): the slot is the hash's low half scaled to the capacity.
-        size_t capacity = std::max<size_t>(16, 2 * count);
-        idTable.assign(capacity, IDSlot{0, UINT32_MAX});  // (a large input's table is freed after the parse)
-        size_t budget = 4 * count + 64;
-        uint32_t next = 0;
-        for (size_t i = 0; i < count; ++i) {
-            CSimdJSON_Item &item = items[i];
-            if (item.repeatOf != 0) {
-                item.idNumber = items[item.repeatOf - 1].idNumber;
-                continue;
-            }
-            WalkedID id = idOf(item);
-            uint64_t hash = hashID(id);
-            uint32_t tag = uint32_t(hash >> 32);
-            for (size_t slot = size_t(uint64_t(uint32_t(hash)) * capacity >> 32);;
-                 slot = slot + 1 == capacity ? 0 : slot + 1) {
-                IDSlot &entry = idTable[slot];
-                if (entry.item == UINT32_MAX) {
-                    entry = {tag, uint32_t(i)};
-                    item.idNumber = next++;
-                    break;
-                }
-                if (entry.tag == tag && sameID(idOf(items[entry.item]), id)) {
-                    item.idNumber = items[entry.item].idNumber;
-                    break;
-                }
-                if (budget-- == 0) { return; }  // idsNumbered stays 0
-            }
-        }
-        result.idsNumbered = 1;
-    }
-
     // MARK: Entry
 
     void reset() {
         result = CSimdJSON_Result{};
         steps = 0;
-        sections.clear();
-        items.clear();
-        idBytes.clear();
+        probes.clear();
+        unescaped.clear();
         violations.clear();
         text.clear();
         violationsOmitted = 0;
         keys.clear();
         cleanFrom = nextBackslash = nullptr;
-        referenceFirst = referenceEnd = referenceCursor = groupsEnded = groupFirstItem = 0;
+        repeatFirst = repeatEnd = repeatCursor = repeatOrigin = 0;
         depth = 0;
         failed = false;
         standing = false;
@@ -811,24 +695,12 @@ struct CSimdJSON_Parser {
         return false;
     }
 
-    /// Ends a walk: calls `after` when it succeeded (which must not read the document: a large input's
-    /// structural index is gone by then), and records the outcome in `result`.
-    template <typename After> void finish(After &&after) {
+    /// Ends a walk, recording its outcome in `result`.
+    void finish() {
         // The walk is over: a large input's structural index (4 bytes per token: more than the input for small
-        // values) is not needed by `after` nor while the caller copies the results out, so free it now rather
-        // than when the handle goes, which lowers the request's peak memory. Small inputs keep their buffers for
-        // the next parse.
+        // values) is not needed while the caller copies the results out, so free it now rather than when the
+        // handle goes, which lowers the request's peak memory. Small inputs keep their buffers for the next parse.
         if (inputLength > kReleaseIndexAbove) { json = ondemand::parser{}; }
-        if (result.status == CSimdJSON_StatusOK) {
-            try {
-                after();
-            } catch (...) {  // std::bad_alloc
-                result.status = CSimdJSON_StatusOutOfMemory;
-            }
-        }
-        if (inputLength > kReleaseIndexAbove) {
-            std::vector<IDSlot>().swap(idTable);  // (swap frees the storage; assigning {} would only clear it)
-        }
         publish();
         failed = true;  // (the walk is over: a cursor step now does nothing)
         standing = false;
@@ -844,19 +716,17 @@ struct CSimdJSON_Parser {
 
     // MARK: The cursor (CSimdJSON_Cursor*; see CSimdJSON.h)
 
-    bool cursorBegin(const uint8_t *bytes, size_t length, size_t capacity, size_t itemCount, size_t sectionCount,
+    bool cursorBegin(const uint8_t *bytes, size_t length, size_t capacity, size_t probeCount, size_t violationCap,
                      bool validated) {
         reset();
         trusted = validated;
+        maximumViolations = violationCap;
         input = reinterpret_cast<const char *>(bytes);
         inputLength = length;
-        // A large input's record tables are reserved once for the most records it can hold: growing them by
-        // doubling would hold the old and the new copy at once. (simdjson refuses an input of 4 GiB or more,
-        // CAPACITY, before the walk: records' offsets fit 32 bits.)
-        if (length > kReleaseIndexAbove && !attempt([&] {
-                items.reserve(itemCount);
-                sections.reserve(sectionCount);
-            })) {
+        // A large input's probe table is reserved once for the most records it can hold: growing it by doubling
+        // would hold the old and the new copy at once. (simdjson refuses an input of 4 GiB or more, CAPACITY,
+        // before the walk: records' offsets fit 32 bits.)
+        if (length > kReleaseIndexAbove && !attempt([&] { probes.reserve(probeCount); })) {
             return false;
         }
         return start(bytes, length, capacity);
@@ -997,23 +867,23 @@ struct CSimdJSON_Parser {
         });
     }
 
-    CSimdJSON_ID cursorReadID() {
-        CSimdJSON_ID read{};
+    CSimdJSON_Scalar cursorReadScalar(uint8_t accepted, uint8_t violationKind) {
+        CSimdJSON_Scalar read{};
         onValue([&] {
-            WalkedID id = readID(current);
-            read = {id.packed(), id.kind, id.inInput};
+            WalkedScalar scalar = readScalar(current, accepted, violationKind);
+            read = {scalar.packed(), scalar.kind, scalar.inInput};
         });
         return read;
     }
 
-    uint32_t cursorProbeEach(std::string_view name) {
-        size_t first = items.size();
+    uint32_t cursorProbeEach(const ProbedMember &probed) {
+        size_t first = probes.size();
         onValue([&] {
             if (expect(current, ondemand::json_type::array)) {
-                forEachElement(current, [&](ondemand::value &element) { probeObject(element, name); });
+                forEachElement(current, [&](ondemand::value &element) { probeObject(element, probed); });
             }
         });
-        return uint32_t(items.size() - first);  // (fewer than 2^29 records: see CSimdJSON_Item)
+        return uint32_t(probes.size() - first);  // (fewer than 2^29 records: a probed object is at least 2 bytes)
     }
 
     uint64_t cursorSpan(uint64_t &offset) {
@@ -1026,34 +896,10 @@ struct CSimdJSON_Parser {
         return length;
     }
 
-    void cursorBeginGroup(size_t &sectionCount, size_t &itemCount) {
-        sectionCount = sections.size();
-        itemCount = groupFirstItem = items.size();
-    }
-
-    size_t cursorEndGroup() {
-        if (++groupsEnded == 1) {  // the first group is the reference of the next
-            referenceFirst = referenceCursor = groupFirstItem;
-            referenceEnd = items.size();
-        }
-        return sections.size();
-    }
-
-    bool cursorAddSection(CSimdJSON_Section record) {
-        bool kept = false;
-        attempt([&] {
-            if (!keepsRecords()) { return; }
-            sections.push_back(record);
-            kept = true;
-        });
-        return kept;
-    }
-
-    /// CSimdJSON_CursorFinish: numbers the probed ids when the walk found no violation (for the diff's matching).
-    void cursorFinish() {
-        finish([&] {
-            if (violations.empty() && violationsOmitted == 0) { numberIDs(); }
-        });
+    void cursorRepeatFrom(size_t first, size_t end) {
+        repeatFirst = repeatCursor = std::min(first, probes.size());
+        repeatEnd = std::max(repeatFirst, std::min(end, probes.size()));
+        repeatOrigin = probes.size();
     }
 
     static constexpr size_t kReleaseIndexAbove = 4u << 20;
@@ -1066,9 +912,9 @@ struct CSimdJSON_Parser {
     /// An answer of the lockstep comparison.
     enum Same { different = 0, equal = 1, unknown = -1 };
 
-    /// CSimdJSON_SameItemContent: compares two object texts probed before, member by member in the order written,
+    /// CSimdJSON_SameObjectContent: compares two object texts probed before, member by member in the order written,
     /// but for their members named `skipped`.
-    Same sameItemContent(const uint8_t *bytesA, size_t capacityA, size_t offsetA, size_t lengthA,
+    Same sameObjectContent(const uint8_t *bytesA, size_t capacityA, size_t offsetA, size_t lengthA,
                          const uint8_t *bytesB, size_t capacityB, size_t offsetB, size_t lengthB,
                          std::string_view skipped) {
         reset();
@@ -1181,12 +1027,10 @@ struct CSimdJSON_Parser {
     }
 
     void publish() {
-        result.sections = sections.data();
-        result.sectionCount = sections.size();
-        result.items = items.data();
-        result.itemCount = items.size();
-        result.idBytes = idBytes.data();
-        result.idByteCount = idBytes.size();
+        result.probes = probes.data();
+        result.probeCount = probes.size();
+        result.unescaped = unescaped.data();
+        result.unescapedCount = unescaped.size();
         result.violations = violations.data();
         result.violationCount = violations.size();
         result.violationsOmitted = violationsOmitted;
@@ -1199,53 +1043,22 @@ extern "C" {
 
 size_t CSimdJSON_ParserRetainedBytes(const CSimdJSON_Parser *parser) {
     // simdjson keeps ~4 bytes of structural index and 5/3 bytes of string buffer per input byte.
-    return (parser->json.capacity() + parser->otherJSON.capacity()) * 6 + parser->idBytes.capacity() +
-           parser->items.capacity() * sizeof(CSimdJSON_Item) + parser->sections.capacity() * sizeof(CSimdJSON_Section) +
-           parser->idTable.capacity() * sizeof(IDSlot);
+    return (parser->json.capacity() + parser->otherJSON.capacity()) * 6 + parser->unescaped.capacity() +
+           parser->probes.capacity() * sizeof(CSimdJSON_Probe);
 }
-
-namespace {
-/// The calling thread's idle parsers. Per thread rather than one process-wide pool: a server's worker thread
-/// gets back the parser it used last, whose buffers are still in its core's cache, and takes no lock.
-struct IdleParsers {
-    std::vector<CSimdJSON_Parser *> parsers;
-    ~IdleParsers() {
-        for (CSimdJSON_Parser *parser : parsers) { delete parser; }
-    }
-};
-thread_local IdleParsers idleParsers;
-}  // namespace
 
 int CSimdJSON_PaddingIsInert(const uint8_t *bytes, size_t length) {
     uint8_t next = bytes[length];
     return next == 0 || next == ' ' || next == '\t' || next == '\n' || next == '\r';
 }
 
-CSimdJSON_Parser *CSimdJSON_ParserBorrow(void) {
-    std::vector<CSimdJSON_Parser *> &idle = idleParsers.parsers;
-    if (idle.empty()) { return new (std::nothrow) CSimdJSON_Parser(); }
-    CSimdJSON_Parser *parser = idle.back();
-    idle.pop_back();
-    return parser;
-}
+CSimdJSON_Parser *CSimdJSON_ParserCreate(void) { return new (std::nothrow) CSimdJSON_Parser(); }
 
-void CSimdJSON_ParserReturn(CSimdJSON_Parser *parser, size_t maximumIdle, size_t maximumRetainedBytes) {
-    std::vector<CSimdJSON_Parser *> &idle = idleParsers.parsers;
-    size_t retained = CSimdJSON_ParserRetainedBytes(parser);
-    for (const CSimdJSON_Parser *kept : idle) { retained += CSimdJSON_ParserRetainedBytes(kept); }
-    if (idle.size() < maximumIdle && retained <= maximumRetainedBytes) {
-        try {
-            idle.push_back(parser);
-            return;
-        } catch (...) {  // std::bad_alloc: destroy it instead
-        }
-    }
-    delete parser;
-}
+void CSimdJSON_ParserDestroy(CSimdJSON_Parser *parser) { delete parser; }
 
 int CSimdJSON_CursorBegin(CSimdJSON_Parser *parser, const uint8_t *bytes, size_t length, size_t capacity,
-                          size_t items, size_t sections, int validated) {
-    return parser->cursorBegin(bytes, length, capacity, items, sections, validated != 0);
+                          size_t probes, size_t maximumViolations, int validated) {
+    return parser->cursorBegin(bytes, length, capacity, probes, maximumViolations, validated != 0);
 }
 
 uint8_t CSimdJSON_CursorRoot(CSimdJSON_Parser *parser, CSimdJSON_Standing *standing) {
@@ -1295,10 +1108,13 @@ int CSimdJSON_CursorReadString(CSimdJSON_Parser *parser, const uint8_t **bytes, 
     return done;
 }
 
-CSimdJSON_ID CSimdJSON_CursorReadID(CSimdJSON_Parser *parser) { return parser->cursorReadID(); }
+CSimdJSON_Scalar CSimdJSON_CursorReadScalar(CSimdJSON_Parser *parser, uint8_t accepted, uint8_t violationKind) {
+    return parser->cursorReadScalar(accepted, violationKind);
+}
 
-uint32_t CSimdJSON_CursorProbeEach(CSimdJSON_Parser *parser, const char *name, size_t nameLength) {
-    return parser->cursorProbeEach(std::string_view(name, nameLength));
+uint32_t CSimdJSON_CursorProbeEach(CSimdJSON_Parser *parser, const char *name, size_t nameLength, uint8_t accepted,
+                                   uint8_t violationKind) {
+    return parser->cursorProbeEach({std::string_view(name, nameLength), accepted, violationKind});
 }
 
 uint64_t CSimdJSON_CursorSpan(CSimdJSON_Parser *parser, uint64_t *offset) { return parser->cursorSpan(*offset); }
@@ -1321,25 +1137,23 @@ int64_t CSimdJSON_CursorEndOfLeft(CSimdJSON_Parser *parser, int64_t start) {
     return parser->endOfValueWalked(start, parser->input[start] == '{' ? '}' : ']');
 }
 
-void CSimdJSON_CursorBeginGroup(CSimdJSON_Parser *parser, size_t *sections, size_t *items) {
-    parser->cursorBeginGroup(*sections, *items);
+size_t CSimdJSON_CursorProbeCount(const CSimdJSON_Parser *parser) { return parser->probes.size(); }
+
+void CSimdJSON_CursorRepeatFrom(CSimdJSON_Parser *parser, size_t first, size_t end) {
+    parser->cursorRepeatFrom(first, end);
 }
 
-size_t CSimdJSON_CursorEndGroup(CSimdJSON_Parser *parser) { return parser->cursorEndGroup(); }
-
-int CSimdJSON_CursorAddSection(CSimdJSON_Parser *parser, CSimdJSON_Section record) {
-    return parser->cursorAddSection(record);
-}
+int CSimdJSON_CursorIsClean(const CSimdJSON_Parser *parser) { return parser->isClean(); }
 
 const CSimdJSON_Result *CSimdJSON_CursorFinish(CSimdJSON_Parser *parser) {
-    parser->cursorFinish();
+    parser->finish();
     return &parser->result;
 }
 
-int CSimdJSON_SameItemContent(CSimdJSON_Parser *parser, const uint8_t *bytesA, size_t capacityA, size_t offsetA,
+int CSimdJSON_SameObjectContent(CSimdJSON_Parser *parser, const uint8_t *bytesA, size_t capacityA, size_t offsetA,
                               size_t lengthA, const uint8_t *bytesB, size_t capacityB, size_t offsetB, size_t lengthB,
                               const char *skipped, size_t skippedLength) {
-    return parser->sameItemContent(bytesA, capacityA, offsetA, lengthA, bytesB, capacityB, offsetB, lengthB,
+    return parser->sameObjectContent(bytesA, capacityA, offsetA, lengthA, bytesB, capacityB, offsetB, lengthB,
                                    std::string_view(skipped, skippedLength));
 }
 

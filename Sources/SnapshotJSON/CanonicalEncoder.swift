@@ -1,3 +1,4 @@
+internal import SimdJSON
 import Waterfall
 
 /// Writes the canonical encoding of JSON values, which ``ContentKey`` compares and hashes: two values are deeply

@@ -10,9 +10,9 @@ extension DiffOptions {
     /// - Parameters:
     ///   - reader: The value.
     ///   - errors: Where problems are recorded.
-    ///   - layouts: Receives where the `"layouts"` value's text is, if there is one: the reader decodes it
-    ///     (``layouts``) once the rest of the request is known to be valid, since its errors are listed only then.
-    init(decoding reader: JSONReader, errors: inout Violations, layouts: inout Range<Int>?) {
+    ///   - layoutErrors: Where the problems of `"layouts"` are recorded: they are listed only once the rest of
+    ///     the request is known to be valid.
+    init(decoding reader: JSONReader, errors: inout Violations, layoutErrors: inout Violations) {
         self.init()
         var reader = reader
         let root = "options"
@@ -35,7 +35,7 @@ extension DiffOptions {
             case "changedMembers":
                 if let value = errors.boolean(&reader, path) { changedMembers = value }
             case "layouts":
-                layouts = reader.skipText()
+                layouts = SectionLayoutRequest.decodeList(reader, errors: &layoutErrors)
             default:
                 errors.add(.unknownMember(in: .options), at: path)
                 reader.skip()

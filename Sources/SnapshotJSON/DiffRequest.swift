@@ -1,3 +1,5 @@
+internal import SimdJSON
+
 /// The body of `POST /diff`: `{"old": Snapshot, "new": Snapshot, "options": {...}}`.
 ///
 /// Make one with ``parseDiffRequest(_:)``.
@@ -15,7 +17,7 @@ public struct DiffRequest: Hashable, Sendable {
     /// Largest magnitude of a number's written exponent: `1e1000000000` is accepted, `1e1000000001` is not.
     public static let maximumExponentMagnitude = SimdJSONParser.maximumExponent
     /// Violations reported at most by ``RequestError/invalid(_:)``; further ones are not listed.
-    public static let maximumViolationCount = SimdJSONParser.maximumViolations
+    public static let maximumViolationCount = 100
     /// Spare capacity after a body's bytes that lets ``parseDiffRequest(_:)`` skip copying it: reserve
     /// `contentLength + requiredPadding` when collecting a body.
     public static let requiredPadding = SimdJSONParser.padding

@@ -1,3 +1,4 @@
+internal import SimdJSON
 /// A `/layout` body read by ``read(_:members:item:)``: its `"items"`, whose objects later walks may read again.
 public struct JSONDocument {
     /// The elements of `"items"`: their ids, in order, and where the array's text is, so that its objects can be

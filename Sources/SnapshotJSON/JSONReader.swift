@@ -1,3 +1,5 @@
+internal import SimdJSON
+
 /// A reader of one JSON value, in document order, as a walk of the bridge's cursor meets it (an option, a layout
 /// request, a `/layout` body, an item): it reads members, elements and scalars as Swift values, so that the
 /// structured parts of a request are decoded in Swift without a table of every value. Object members come in the
@@ -13,14 +15,24 @@ public struct JSONReader {
         case null, boolean, number, string, array, object
     }
 
-    private let walk: JSONWalk
+    private let walk: JSONCursor
 
-    init(_ walk: JSONWalk) {
-        self.walk = walk
+    /// A reader at the value `cursor` stands on.
+    init(_ cursor: JSONCursor) {
+        walk = cursor
     }
 
     /// The type of the value the reader stands on.
-    public var kind: Kind { walk.kind }
+    public var kind: Kind {
+        switch walk.kind {
+        case .object: .object
+        case .array: .array
+        case .string: .string
+        case .boolean: .boolean
+        case .null, .nothing: .null  // (nothing: the walk ended, its error outweighs)
+        case .number, .fractionalNumber, .integerOutOfRange: .number
+        }
+    }
 
     /// The first byte of the value's text in the bytes parsed.
     public var byteOffset: Int { walk.offset }
@@ -69,7 +81,7 @@ public struct JSONReader {
     /// Stands on the next member of the object entered last and returns its name's bytes; `nil` at its end (it
     /// is left).
     mutating func nextMember() -> WalkedBytes? {
-        walk.nextMemberBytes()
+        walk.nextMember()?.bytes
     }
 
     /// Reads the string the reader stands on as its unescaped bytes (valid while the walk lasts).
@@ -81,7 +93,7 @@ public struct JSONReader {
     /// only its kind is read).
     public mutating func string() -> String? {
         guard kind == .string, walk.isReadable else { return nil }
-        return walk.readString()
+        return walk.readStringBytes().string
     }
 
     /// Reads a boolean, or returns `nil` and leaves any other value unread (and a document that is one scalar).
@@ -182,7 +194,7 @@ public struct JSONReader {
         precondition(kind == .object)
         walk.enter()
         while let name = walk.nextMember() {
-            body(&self, name)
+            body(&self, name.bytes.string)
         }
     }
 
@@ -193,25 +205,34 @@ public struct JSONReader {
     }
 }
 
-/// A number exactly as written, ±digits × 10^exponent.
-struct JSONNumber {
-    /// The power of ten of the last significant digit.
-    var exponent: Int64
-    /// The significant digits (ASCII, no leading or trailing zeros; none for zero): those of the integer part,
-    /// then those of the fraction, as ranges of the bytes parsed.
-    var integerDigits: Range<Int>
-    var fractionDigits: Range<Int>
-    var isNegative: Bool
-    /// Written without fraction or exponent.
-    var isInteger: Bool
-    /// Its exponent is beyond the request limit (reported as a violation when the walk moves past it).
-    var isOutOfRange: Bool
-}
-
 /// The violations of the rules every value of a request follows (no repeated member names, exponents in range)
 /// that a walk found, each at its place in the walk (the order it met them).
 struct RuleViolations {
     var violations: [(Violation, place: Int)]
     /// Violations found beyond those listed.
     let omitted: Int
+}
+
+extension SimdJSONParser {
+    /// Reads `source[range]` (the array holds its padding as spare capacity), a text that an earlier walk
+    /// validated, with `read` given a reader at its value: what `read` leaves unread is not checked again.
+    func readValid<Value>(_ source: [UInt8], _ range: Range<Int>, _ read: (inout JSONReader) -> Value) -> Value {
+        self.read(source, range, maximumViolations: 0, validated: true, { cursor in
+            var reader = JSONReader(cursor)
+            return read(&reader)
+        }, finished: { value, result in
+            guard result.outcome == .parsed, let value else {
+                fatalError("a validated value of \(range.count) bytes did not parse again: \(result.outcome)")
+            }
+            return value
+        })
+    }
+}
+
+extension JSONReader {
+    /// Reads `source[range]`, a text that an earlier walk validated, with `read` (see
+    /// ``SimdJSONParser/readValid(_:_:_:)``), with a parser borrowed for the read.
+    static func readValid<Value>(_ source: [UInt8], _ range: Range<Int>, _ read: (inout JSONReader) -> Value) -> Value {
+        SimdJSONParser.withBorrowed { $0.readValid(source, range, read) }
+    }
 }

@@ -1,3 +1,5 @@
+internal import SimdJSON
+
 /// The bytes of a parsed `/diff` body, kept so that items' contents can refer to their raw JSON text and be
 /// canonicalised only when two texts differ (most items of two snapshots are unchanged, byte for byte).
 ///
@@ -54,12 +56,7 @@ final class RequestText: Sendable {
     func sameBytes(at offset: Int, as other: RequestText, at otherOffset: Int, count: Int) -> Bool {
         precondition(offset >= 0 && count >= 0 && offset + count <= bytes.count, "range outside the body")
         precondition(otherOffset >= 0 && otherOffset + count <= other.bytes.count, "range outside the body")
-        return bytes.withUnsafeBytes { mine in
-            other.bytes.withUnsafeBytes { theirs in
-                bytesEqual(UnsafeRawBufferPointer(rebasing: mine[offset ..< offset + count]),
-                           UnsafeRawBufferPointer(rebasing: theirs[otherOffset ..< otherOffset + count]))
-            }
-        }
+        return bytesEqual(bytes[offset ..< offset + count], other.bytes[otherOffset ..< otherOffset + count])
     }
 
     /// The `count` bytes at `offset` as a string (they are valid UTF-8: the parse checked the whole body).
@@ -74,16 +71,20 @@ final class RequestText: Sendable {
         return String(decoding: unescapedIDs[offset ..< offset + count], as: UTF8.self)
     }
 
-    /// Whether the contents of the item whose raw text is at `offset ..< offset + count` and of the one at
-    /// `otherOffset ..< otherOffset + otherCount` in `other` are equal, read member by member in the order
-    /// written; `nil` when that cannot tell (members in another order): compare canonical encodings then.
-    func sameItemContent(at offset: Int, count: Int, as other: RequestText, at otherOffset: Int, count otherCount: Int) -> Bool? {
-        precondition(offset >= 0 && count >= 0 && offset + count <= bytes.count, "range outside the body")
-        precondition(otherOffset >= 0 && otherCount >= 0 && otherOffset + otherCount <= other.bytes.count, "range outside the body")
-        return SimdJSONParser.withBorrowed {
-            $0.sameContent(bytes, offset ..< offset + count, other.bytes, otherOffset ..< otherOffset + otherCount,
-                           skipping: DiffRequestSchema.idMember)
+    /// Whether the contents (every member but `id`) of the items whose texts are `a` and `b` in the body are
+    /// deeply equal (see ``ContentKey``): the same bytes are; other texts are compared member by member in the
+    /// order written, and only when their members come in different orders by their canonical encodings.
+    ///
+    /// - Complexity: O(*n*) in the texts' lengths; the canonical encodings cost O(*n* log *n*).
+    func sameItemContent(_ a: Range<Int>, as b: Range<Int>) -> Bool {
+        precondition(a.lowerBound >= 0 && a.upperBound <= bytes.count, "range outside the body")
+        precondition(b.lowerBound >= 0 && b.upperBound <= bytes.count, "range outside the body")
+        if a.count == b.count && sameBytes(at: a.lowerBound, as: self, at: b.lowerBound, count: a.count) { return true }
+        // Member by member first: cheaper than two canonical encodings, and enough unless the order differs.
+        let same = SimdJSONParser.withBorrowed {
+            $0.sameContent(bytes, a, bytes, b, skipping: DiffRequestSchema.idMember)
         }
+        return same ?? (canonicalItem(at: a.lowerBound, count: a.count) == canonicalItem(at: b.lowerBound, count: b.count))
     }
 
     /// The canonical encoding of the item whose raw text is at `offset ..< offset + count` (every member but
@@ -105,6 +106,6 @@ final class RequestText: Sendable {
     /// Reads the value whose text is `range` with `read` (a reader at the value; see ``JSONReader``).
     func read<Value>(_ range: Range<Int>, _ read: (inout JSONReader) -> Value) -> Value {
         precondition(range.lowerBound >= 0 && range.upperBound <= bytes.count, "range outside the body")
-        return SimdJSONParser.withBorrowed { $0.readValid(bytes, range, read) }
+        return JSONReader.readValid(bytes, range, read)
     }
 }

@@ -1,62 +1,58 @@
-internal import CSimdJSON
+internal import SimdJSON
 
 extension ViolationRule {
-    /// The rule a violation recorded by the bridge's walk breaks (a `CSimdJSON_Violation`'s `kind` and `found`),
-    /// its ``DiffRequestSchema/Rule`` for a kind from `CSimdJSON_ViolationCallerFirst` up; `nil` for a kind the
-    /// bridge does not define.
+    /// The rule a violation the walk recorded breaks: the walk's own rules, and this package's schema rules by
+    /// their code (``DiffRequestSchema/Rule``); `nil` for a code no schema rule has.
     ///
-    /// | kind | rule |
+    /// | walk rule | rule |
     /// |---|---|
-    /// | `CSimdJSON_ViolationExpectedObject` | ``expected(_:found:)`` `.object` |
-    /// | `CSimdJSON_ViolationExpectedArray` | ``expected(_:found:)`` `.array` |
-    /// | `CSimdJSON_ViolationExpectedID` | ``expected(_:found:)`` `.id` |
-    /// | `CSimdJSON_ViolationMissingMember` | ``missingMember`` |
-    /// | `CSimdJSON_ViolationDuplicateMember` | ``duplicateMemberName`` |
-    /// | `CSimdJSON_ViolationExponentRange` | ``exponentOutOfRange`` |
-    /// | `CSimdJSON_ViolationCallerFirst` + a schema rule | ``DiffRequestSchema/Rule/violationRule`` |
+    /// | `expectedObject` | ``expected(_:found:)`` `.object` |
+    /// | `expectedArray` | ``expected(_:found:)`` `.array` |
+    /// | `missingMember` | ``missingMember`` |
+    /// | `duplicateMember` | ``duplicateMemberName`` |
+    /// | `exponentOutOfRange` | ``exponentOutOfRange`` |
+    /// | `caller(code)` | ``DiffRequestSchema/Rule/violationRule(found:)`` |
     ///
     /// - Parameters:
-    ///   - kind: The violation's `kind` (`CSimdJSON_Violation*`).
-    ///   - found: The violation's `found` (`CSimdJSON_Found*`), what stood where the value was expected.
-    static func walk(kind: UInt8, found: UInt8) -> ViolationRule? {
-        switch Int(kind) {
-        case CSimdJSON_ViolationExpectedObject: .expected(.object, found: Found(walkFound: found))
-        case CSimdJSON_ViolationExpectedArray: .expected(.array, found: Found(walkFound: found))
-        case CSimdJSON_ViolationExpectedID: .expected(.id, found: Found(walkFound: found))
-        case CSimdJSON_ViolationMissingMember: .missingMember
-        case CSimdJSON_ViolationDuplicateMember: .duplicateMemberName
-        case CSimdJSON_ViolationExponentRange: .exponentOutOfRange
-        default:
-            kind < UInt8(CSimdJSON_ViolationCallerFirst) ? nil
-                : DiffRequestSchema.Rule(rawValue: kind - UInt8(CSimdJSON_ViolationCallerFirst))?.violationRule
+    ///   - rule: The walk's rule.
+    ///   - found: What stood where the value was expected.
+    static func walk(_ rule: WalkViolation.Rule, found: JSONValueKind) -> ViolationRule? {
+        switch rule {
+        case .expectedObject: .expected(.object, found: Found(found))
+        case .expectedArray: .expected(.array, found: Found(found))
+        case .missingMember: .missingMember
+        case .duplicateMember: .duplicateMemberName
+        case .exponentOutOfRange: .exponentOutOfRange
+        case .caller(let code): DiffRequestSchema.Rule(rawValue: code)?.violationRule(found: found)
         }
     }
 }
 
 extension ViolationRule.Found {
-    /// What the bridge's walk found (`CSimdJSON_Found*`): nothing for a code it does not define.
-    init(walkFound found: UInt8) {
-        switch Int(found) {
-        case CSimdJSON_FoundObject: self = .object
-        case CSimdJSON_FoundArray: self = .array
-        case CSimdJSON_FoundString: self = .string
-        case CSimdJSON_FoundNumber: self = .number
-        case CSimdJSON_FoundFractionalNumber: self = .numberWithFractionOrExponent
-        case CSimdJSON_FoundIntegerOutOfRange: self = .integerOutside64Bits
-        case CSimdJSON_FoundBoolean: self = .boolean
-        case CSimdJSON_FoundNull: self = .null
-        default: self = .nothing
+    /// What the walk found.
+    init(_ found: JSONValueKind) {
+        switch found {
+        case .object: self = .object
+        case .array: self = .array
+        case .string: self = .string
+        case .number: self = .number
+        case .fractionalNumber: self = .numberWithFractionOrExponent
+        case .integerOutOfRange: self = .integerOutside64Bits
+        case .boolean: self = .boolean
+        case .null: self = .null
+        case .nothing: self = .nothing
         }
     }
 }
 
 extension DiffRequestSchema.Rule {
-    /// The rule of the vocabulary this schema rule is (its ``message`` is that rule's).
-    var violationRule: ViolationRule {
+    /// The rule of the vocabulary this schema rule is, having found `found` (for ``invalidID``).
+    func violationRule(found: JSONValueKind) -> ViolationRule {
         switch self {
         case .unknownRequestMember: .unknownMember(in: .diffRequest)
         case .unknownSnapshotMember: .unknownMember(in: .snapshot)
         case .sectionsAndItems: .sectionsAndItems
+        case .invalidID: .expected(.id, found: ViolationRule.Found(found))
         }
     }
 }

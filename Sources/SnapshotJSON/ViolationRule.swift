@@ -19,6 +19,8 @@ public enum ViolationRule: Hashable, Sendable {
     /// A number's written exponent is beyond ±``DiffRequest/maximumExponentMagnitude``:
     /// `number exponent out of range (limit ±1000000000)`.
     case exponentOutOfRange
+    /// A value the walk refused by a rule no case here names (never expected): `invalid value`.
+    case invalidValue
 
     // The members of the objects a body holds.
 
@@ -38,7 +40,7 @@ public enum ViolationRule: Hashable, Sendable {
 
     /// A number that is not an integer that fits 18 digits (`1.5`, `1e30`): `expected an integer`.
     case notAnInteger
-    /// A number with more significant digits than ``Waterfall/ExactDecimal/maximumDigits`` (`more than 40
+    /// A number with more significant digits than ``Waterfall/ExactDecimal/maximumDigits`` (`more than 38
     /// significant digits`).
     case tooManyDigits
 
@@ -84,6 +86,7 @@ public enum ViolationRule: Hashable, Sendable {
         case .missingMember: "missing required member"
         case .duplicateMemberName: "duplicate member name"
         case .exponentOutOfRange: "number exponent out of range (limit ±\(DiffRequest.maximumExponentMagnitude))"
+        case .invalidValue: "invalid value"
         case .unknownMember(let container): container.unknownMemberMessage
         case .sectionsAndItems: #"has both "sections" and "items"; expected one of them"#
         case .repeatedRendering(let name): "duplicate rendering \(JSONString.quoted(name))"

@@ -1,3 +1,5 @@
+internal import SimdJSON
+
 /// The id of an item or a section as written on the wire: a JSON string or a JSON integer.
 ///
 /// `1` and `"1"` are different ids. Strings are compared by their Unicode scalars (their UTF-8 bytes) with
@@ -33,23 +35,11 @@ public enum WireID: Hashable, Sendable {
             hasher.combine(value)
         case .string(let value):
             hasher.combine(1 as UInt8)
-            // Reads the bytes in place (native strings, small or not); copies only a foreign string.
-            let hashed: Void? = value.utf8.withContiguousStorageIfAvailable { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
-            if hashed == nil {
-                var copy = value
-                copy.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
-            }
+            combineUTF8(value, into: &hasher)  // (in place: native strings, small or not)
         }
     }
 
-    static func sameScalars(_ a: String, _ b: String) -> Bool {
-        let inPlace = a.utf8.withContiguousStorageIfAvailable { x in
-            b.utf8.withContiguousStorageIfAvailable { y in bytesEqual(UnsafeRawBufferPointer(x), UnsafeRawBufferPointer(y)) }
-        }
-        if let inPlace, let same = inPlace { return same }
-        var a = a, b = b
-        return a.withUTF8 { x in b.withUTF8 { y in bytesEqual(UnsafeRawBufferPointer(x), UnsafeRawBufferPointer(y)) } }
-    }
+    static func sameScalars(_ a: String, _ b: String) -> Bool { utf8Equal(a, b) }
 }
 
 extension WireID: CustomStringConvertible {

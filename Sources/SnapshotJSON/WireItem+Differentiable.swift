@@ -1,24 +1,20 @@
 import ListDiff
 
 // The wire types are diffed directly by ListDiff: an item's identity is its `id`, its content every other member
-// (deep JSON equality, decided by the reader as a content number). `WireItem` numbers its identity and content
+// (deep JSON equality, decided by the reader before the diff as a content number). `WireItem` numbers its identity and content
 // under ListDiff's own names (`identityNumber`, `contentNumber`).
 
 extension WireItem: IdentityNumbered {
     /// The item's `id`.
     public var differenceIdentifier: WireID { id }
 
-    /// Whether every member other than `id` is deeply equal: the content numbers tell when the reader decided
-    /// it (both non-negative), else the contents are compared.
+    /// Whether every member other than `id` is deeply equal, as the reader decided it (``contentNumber``).
     ///
-    /// Content numbers are meaningful only between the items of **one** request (one `parseDiffRequest`): items
-    /// read from two different bodies must be compared by ``content`` instead.
+    /// Content numbers are meaningful only between the items of **one** request (one `parseDiffRequest`), as the
+    /// diff compares them: items read from two different bodies must be compared by ``content`` instead.
     ///
-    /// - Complexity: O(1) when decided; else see ``ContentKey/==(_:_:)``.
-    public func isContentEqual(to source: WireItem) -> Bool {
-        if contentNumber >= 0 && source.contentNumber >= 0 { return contentNumber == source.contentNumber }
-        return content == source.content
-    }
+    /// - Complexity: O(1).
+    public func isContentEqual(to source: WireItem) -> Bool { contentNumber == source.contentNumber }
 }
 
 extension WireSection: DifferentiableSection {

@@ -19,7 +19,7 @@ public struct WireItem: Hashable, Sendable {
 
     /// Where a string id's bytes lie, in the body or among the unescaped ids (per ``IDKind``), from its payload:
     /// the offset in the low 32 bits and the length in the high 32 bits, as the parse packs it
-    /// (`CSimdJSON_Item.id`).
+    /// (``JSONScalar/packed``).
     struct IDPlace {
         let offset: Int
         let count: Int
@@ -56,11 +56,10 @@ public struct WireItem: Hashable, Sendable {
     /// The number the parse gave ``id`` (from 0): the items of one request, in both snapshots, have the same
     /// number exactly when they have the same id. -1 when the parse did not number the ids.
     public var identityNumber: Int { Int(kindAndIdentity & Self.identityMask) - 1 }
-    /// The number of the item's content, decided by the reader: an item of the second snapshot and the first
-    /// item of its id in the other have equal non-negative numbers exactly when their contents are equal, so the
-    /// diff (which keeps the first item of an id) compares numbers. -1 for a later item of an id in the snapshot
-    /// read first: comparing it compares the contents (``content``), which the diff does only when keepFirst drops
-    /// a whole section holding the first item of an id.
+    /// The number of the item's content, decided by the reader before the diff: an item of one snapshot and the
+    /// item of its id that the other keeps (the first of its id in a kept section) have equal numbers exactly
+    /// when their contents are equal, so the diff compares numbers and never reads JSON. The items of the
+    /// snapshot walked first all have different numbers.
     public var contentNumber: Int { Int(storedContentNumber) }
 
     /// An item whose text is `text[textRange]`, whose id is of `kind` (with `payload`: see ``idPayload``).
@@ -74,13 +73,6 @@ public struct WireItem: Hashable, Sendable {
         self.idPayload = idPayload
         kindAndIdentity = idKind.rawValue << Self.identityBits | UInt32(identityNumber + 1)
         storedContentNumber = content
-    }
-
-    /// The item with its content equality left undecided (see ``contentNumber``).
-    var undecided: WireItem {
-        WireItem(
-            text: text, textRange: Int(textOffset) ..< Int(textOffset) + Int(textCount), idKind: idKind,
-            idPayload: idPayload, identityNumber: identityNumber, contentNumber: -1)
     }
 
     /// The item's id; item ids are meant to be unique across the whole snapshot.
@@ -105,9 +97,16 @@ public struct WireItem: Hashable, Sendable {
     }
 
     /// Every member other than `"id"`, compared as canonical JSON (see ``ContentKey``).
-    public var content: ContentKey { ContentKey(text: text, offset: Int(textOffset), count: Int(textCount)) }
+    ///
+    /// - Complexity: O(*n* log *n*) in the item's text: it is read again and canonicalised (the diff does not
+    ///   use it; see ``contentNumber``).
+    public var content: ContentKey { ContentKey(encoding: text.canonicalItem(at: Int(textOffset), count: Int(textCount))) }
 
-    /// Whether both items have the same id and equal contents.
+    /// Where the item's object lies in the body.
+    var textRange: Range<Int> { Int(textOffset) ..< Int(textOffset) + Int(textCount) }
+
+    /// Whether both items have the same id and equal contents (their contents are canonicalised: for tests and
+    /// diagnostics; the diff compares ``contentNumber``s).
     public static func == (lhs: WireItem, rhs: WireItem) -> Bool {
         lhs.id == rhs.id && lhs.content == rhs.content
     }

@@ -6,13 +6,13 @@ import Testing
 /// each, refused for their missing ids) cannot make its tables outgrow what a large input reserves (an item is at
 /// least `{"id":0}`, a section `{"id":0,"items":[]}`), so its memory stays within the route's reservation.
 @Suite struct ParseRecordBoundTests {
-    /// The records and violations of a walk of `body` (the C bridge's own result).
+    /// The records and violations of a walk of `body`.
     private func parse(_ body: String) -> (items: Int, sections: Int, violations: Int, omitted: Int) {
         var padded = Array(body.utf8)
-        padded.reserveCapacity(padded.count + SimdJSONParser.padding)
-        padded.append(contentsOf: repeatElement(0, count: SimdJSONParser.padding))
-        padded.removeLast(SimdJSONParser.padding)  // (the spare capacity holds zeros)
-        let counts = SimdJSONParser.withBorrowed { $0.recordCounts(walking: padded) }
+        padded.reserveCapacity(padded.count + DiffRequest.requiredPadding)
+        padded.append(contentsOf: repeatElement(0, count: DiffRequest.requiredPadding))
+        padded.removeLast(DiffRequest.requiredPadding)  // (the spare capacity holds zeros)
+        let counts = RequestReader.recordCounts(walking: padded)
         #expect(counts != nil)
         return counts ?? (0, 0, 0, 0)
     }
@@ -22,7 +22,7 @@ import Testing
         let empties = Array(repeating: "{}", count: count).joined(separator: ",")
         let flood = parse(#"{"old":{"items":[\#(empties)]},"new":{"sections":[\#(empties)]}}"#)
         #expect(flood.items == 0 && flood.sections == 0)
-        #expect(flood.violations == min(3 * count, SimdJSONParser.maximumViolations))
+        #expect(flood.violations == min(3 * count, DiffRequest.maximumViolationCount))
         #expect(flood.violations + flood.omitted == count + 2 * count)  // an id per item; an id and items per section
     }
 

@@ -1,4 +1,5 @@
 @testable import SnapshotJSON
+import SimdJSON
 import Testing
 import Waterfall
 
@@ -23,6 +24,7 @@ import Waterfall
         (.missingMember, "missing required member"),
         (.duplicateMemberName, "duplicate member name"),
         (.exponentOutOfRange, "number exponent out of range (limit ±1000000000)"),
+        (.invalidValue, "invalid value"),
         (.unknownMember(in: .diffRequest), #"unknown member; expected "old", "new" or "options""#),
         (.unknownMember(in: .snapshot), #"unknown member; expected "sections" or "items""#),
         (.unknownMember(in: .options), #"unknown option; expected "renderings", "duplicates", "pretty", "ids", "changedMembers" or "layouts""#),
@@ -53,37 +55,37 @@ import Waterfall
         #expect(rule.message == message)
     }
 
-    /// The bridge's kinds and what it found, read as rules (`CSimdJSON_Violation*`, `CSimdJSON_Found*`).
+    /// The walk's rules and what it found, read as rules of the vocabulary.
     @Test(arguments: [
-        (UInt8(1), UInt8(2), ViolationRule.expected(.object, found: .array)),
-        (2, 1, .expected(.array, found: .object)),
-        (3, 3, .expected(.id, found: .string)),
-        (3, 4, .expected(.id, found: .number)),
-        (3, 5, .expected(.id, found: .numberWithFractionOrExponent)),
-        (3, 6, .expected(.id, found: .integerOutside64Bits)),
-        (3, 7, .expected(.id, found: .boolean)),
-        (3, 8, .expected(.id, found: .null)),
-        (3, 0, .expected(.id, found: .nothing)),
-        (4, 0, .missingMember),
-        (6, 0, .duplicateMemberName),
-        (8, 0, .exponentOutOfRange),
-        (16, 0, .unknownMember(in: .diffRequest)),
-        (17, 0, .unknownMember(in: .snapshot)),
-        (18, 0, .sectionsAndItems),
-    ] as [(UInt8, UInt8, ViolationRule)])
-    func bridgeViolationsAreRules(kind: UInt8, found: UInt8, rule: ViolationRule) {
-        #expect(ViolationRule.walk(kind: kind, found: found) == rule)
+        (WalkViolation.Rule.expectedObject, JSONValueKind.array, ViolationRule.expected(.object, found: .array)),
+        (.expectedArray, .object, .expected(.array, found: .object)),
+        (.expectedArray, .nothing, .expected(.array, found: .nothing)),
+        (.missingMember, .nothing, .missingMember),
+        (.duplicateMember, .nothing, .duplicateMemberName),
+        (.exponentOutOfRange, .number, .exponentOutOfRange),
+        (.caller(DiffRequestSchema.Rule.unknownRequestMember.rawValue), .nothing, .unknownMember(in: .diffRequest)),
+        (.caller(DiffRequestSchema.Rule.unknownSnapshotMember.rawValue), .nothing, .unknownMember(in: .snapshot)),
+        (.caller(DiffRequestSchema.Rule.sectionsAndItems.rawValue), .nothing, .sectionsAndItems),
+        (.caller(DiffRequestSchema.Rule.invalidID.rawValue), .string, .expected(.id, found: .string)),
+        (.caller(DiffRequestSchema.Rule.invalidID.rawValue), .fractionalNumber, .expected(.id, found: .numberWithFractionOrExponent)),
+        (.caller(DiffRequestSchema.Rule.invalidID.rawValue), .integerOutOfRange, .expected(.id, found: .integerOutside64Bits)),
+        (.caller(DiffRequestSchema.Rule.invalidID.rawValue), .boolean, .expected(.id, found: .boolean)),
+        (.caller(DiffRequestSchema.Rule.invalidID.rawValue), .null, .expected(.id, found: .null)),
+    ] as [(WalkViolation.Rule, JSONValueKind, ViolationRule)])
+    func walkViolationsAreRules(rule: WalkViolation.Rule, found: JSONValueKind, expected: ViolationRule) {
+        #expect(ViolationRule.walk(rule, found: found) == expected)
     }
 
-    @Test func kindsTheBridgeDoesNotDefineAreNoRule() {
-        for kind: UInt8 in [0, 5, 7, 9, 15, 19, 255] { #expect(ViolationRule.walk(kind: kind, found: 0) == nil, "\(kind)") }
+    @Test func codesNoSchemaRuleHasAreNoRule() {
+        for code: UInt8 in [4, 5, 200, 255] { #expect(ViolationRule.walk(.caller(code), found: .nothing) == nil, "\(code)") }
     }
 
-    /// Until the bridge's Swift side reads its violations through the table, both say the same.
-    @Test func schemaRulesSayWhatTheirRulesSay() throws {
-        for raw: UInt8 in 0 ... 2 {
+    /// Until the schema's rules are read through the table alone, both say the same.
+    @Test(arguments: [JSONValueKind.object, .array, .string, .number, .fractionalNumber, .integerOutOfRange, .boolean, .null, .nothing])
+    func schemaRulesSayWhatTheirRulesSay(found: JSONValueKind) throws {
+        for raw: UInt8 in 0 ... 3 {
             let rule = try #require(DiffRequestSchema.Rule(rawValue: raw))
-            #expect(rule.message == rule.violationRule.message)
+            #expect(rule.message(found: found) == rule.violationRule(found: found).message)
         }
     }
 

@@ -22,7 +22,6 @@ import Testing
     /// Every layer lists as many as the walk of `/diff` does.
     @Test func everyLayerHasTheWalksCap() {
         #expect(Violations.listedLimit == DiffRequest.maximumViolationCount)
-        #expect(Violations.listedLimit == SimdJSONParser.maximumViolations)
     }
 
     /// Without places, violations are listed as recorded; one recorded without a place stands after the one

@@ -1,17 +1,17 @@
 /*
- * CSimdJSON — a plain C view of simdjson On-Demand walks over JSON texts. It knows JSON, not snapdiff's schema.
+ * CSimdJSON — a plain C view of simdjson On-Demand walks over JSON texts. It knows JSON and nothing else.
  *
- * A cursor (CSimdJSON_Cursor*) walks a body once, in document order, as its caller (Swift, which owns the request
- * schema) steers it: into objects and arrays, member by member and element by element, reading strings and ids,
- * probing the objects of an array (one record each: its raw text and the id member the caller names), and
- * recording the violations the caller finds at the path where the cursor stands. Every value is validated
- * (skipped values too), so syntax errors anywhere are found before the caller's violations are reported. Records
- * and violations live in flat arrays owned by a reusable parser handle, which Swift copies. The same cursor reads
- * any JSON text value by value (CSimdJSON_CursorReadString and the descriptions of CSimdJSON_Standing), for Swift
- * to decode (or canonicalise, or compare) what it needs as it goes, holding no table of values.
+ * A cursor (CSimdJSON_Cursor*) walks a text once, in document order, as its caller steers it: into objects and
+ * arrays, member by member and element by element, reading strings and scalars, probing the objects of an array
+ * (one record each: where its text lies and the scalar of the member the caller names), and recording the
+ * violations the caller finds at the path where the cursor stands. Every value is validated (skipped values
+ * too), so syntax errors anywhere are found before the caller's violations are reported. Records and violations
+ * live in flat arrays owned by a parser handle. The same cursor reads any JSON text value by value
+ * (CSimdJSON_CursorReadString and the descriptions of CSimdJSON_Standing), for the caller to decode (or
+ * canonicalise, or compare) what it needs as it goes, holding no table of values.
  *
  * Everything a result points to stays valid until the next parse on the same handle or until the handle is
- * given back (CSimdJSON_ParserReturn). A handle is used by one thread at a time.
+ * destroyed (CSimdJSON_ParserDestroy). A handle is used by one thread at a time.
  */
 #ifndef CSIMDJSON_H
 #define CSIMDJSON_H
@@ -29,8 +29,6 @@ extern "C" {
 #define CSimdJSON_MAX_DEPTH 128
 /** Largest magnitude of a number's written exponent (`1e1000000000` is accepted, `1e1000000001` is not). */
 #define CSimdJSON_MAX_EXPONENT 1000000000LL
-/** Violations recorded at most; later ones are only counted. */
-#define CSimdJSON_MAX_VIOLATIONS 100
 
 /** CSimdJSON_Result.status */
 enum {
@@ -57,11 +55,17 @@ enum {
     CSimdJSON_SyntaxIncomplete = 10     /* the document ends inside an array or object */
 };
 
-/** CSimdJSON_Item.idKind, CSimdJSON_Section.idKind and CSimdJSON_ID.kind */
+/** CSimdJSON_Probe.memberKind and CSimdJSON_Scalar.kind */
 enum {
-    CSimdJSON_IDNone = 0,    /* no id: none read (a section the caller made without one), missing or invalid */
-    CSimdJSON_IDString = 1,  /* the id's packed place: unescaped UTF-8 in idBytes, or in the input (idInInput) */
-    CSimdJSON_IDInteger = 2  /* the id is the value (two's complement) */
+    CSimdJSON_ScalarNone = 0,    /* none read: missing, or of a kind not accepted */
+    CSimdJSON_ScalarString = 1,  /* packed place: unescaped UTF-8 in the result's unescaped bytes, or the input's */
+    CSimdJSON_ScalarInteger = 2  /* the value (two's complement) */
+};
+
+/** The kinds a scalar read may accept (a bit mask). */
+enum {
+    CSimdJSON_AcceptString = 1,
+    CSimdJSON_AcceptInteger = 2 /* written without fraction or exponent, and within Int64 */
 };
 
 /**
@@ -71,7 +75,6 @@ enum {
 enum {
     CSimdJSON_ViolationExpectedObject = 1,
     CSimdJSON_ViolationExpectedArray = 2,
-    CSimdJSON_ViolationExpectedID = 3,        /* expected string or integer */
     CSimdJSON_ViolationMissingMember = 4,     /* the path names the missing member */
     CSimdJSON_ViolationDuplicateMember = 6,
     CSimdJSON_ViolationExponentRange = 8,
@@ -92,54 +95,29 @@ enum {
 };
 
 /**
- * An object probed by a cursor (CSimdJSON_CursorProbeEach): where its text and its id lie, and its numbers
- * (32 bytes: a body of many small objects holds one per object; inputs are at most 4 GiB, simdjson's limit, so
- * 32-bit offsets reach all of them).
+ * An object probed by a cursor (CSimdJSON_CursorProbeEach): where its text lies, and the scalar of the member the
+ * probe names (32 bytes: a text of many small objects holds one per object; inputs are at most 4 GiB, simdjson's
+ * limit, so 32-bit offsets reach all of them).
  */
-typedef struct CSimdJSON_Item {
+typedef struct CSimdJSON_Probe {
     /**
-     * The id: for idKind CSimdJSON_IDInteger its value (two's complement); for CSimdJSON_IDString where its UTF-8
-     * bytes lie, the offset in the low 32 bits and the length in the high 32 bits, in the input when idInInput is
-     * set (written without escapes), else in the result's idBytes (unescaped).
+     * The member's scalar: for memberKind CSimdJSON_ScalarInteger its value (two's complement); for
+     * CSimdJSON_ScalarString where its UTF-8 bytes lie, the offset in the low 32 bits and the length in the high
+     * 32 bits, in the input when memberInInput is set (written without escapes), else in the result's unescaped
+     * bytes.
      */
-    uint64_t id;
-    /** The item's raw JSON text in the input, from its '{' to its '}'. */
+    uint64_t member;
+    /** The object's raw JSON text in the input, from its '{' to its '}'. */
     uint32_t textOffset;
     uint32_t textLength;
-    /** 1 + the index of an item of the reference group with the very same text (validated once), or 0. */
+    /** 1 + the index of an earlier probe with the very same text (CSimdJSON_CursorRepeatFrom), or 0. */
     uint32_t repeatOf;
-    /**
-     * The number of the item's id among the distinct item ids of the whole walk (every group), counting
-     * from 0 in order of first appearance: two items have the same number exactly when they have the same id.
-     * Meaningful only when the result's idsNumbered is set.
-     */
-    uint32_t idNumber;
-    /** The walk's own: the nesting depth of the item's object, and whether its walk found no violation. */
+    /** The walk's own: the nesting depth of the object, and whether its walk found no violation. */
     uint16_t depth;
     uint8_t clean;
-    uint8_t idKind;
-    uint8_t idInInput;
-} CSimdJSON_Item;
-
-/**
- * A section record a cursor's caller adds (CSimdJSON_CursorAddSection): its id, its content, its item count and
- * where its text lies (32 bytes: a request of many small sections holds one per section; inputs are at most
- * 4 GiB, simdjson's limit, so 32-bit offsets and counts reach all of them).
- */
-typedef struct CSimdJSON_Section {
-    /** The id, packed as CSimdJSON_Item.id is (see idKind and idInInput). */
-    uint64_t id;
-    /** Where the caller keeps the section's content (this file does not read it). */
-    uint32_t contentOffset;
-    uint32_t contentLength;
-    uint32_t itemCount;
-    /** Where the section's JSON text lies in the input, as the caller recorded it (the bridge only stores it). */
-    uint32_t textOffset;
-    uint32_t textLength;
-    /** CSimdJSON_IDNone for a section without an id, or a missing or invalid one. */
-    uint8_t idKind;
-    uint8_t idInInput;
-} CSimdJSON_Section;
+    uint8_t memberKind;
+    uint8_t memberInInput;
+} CSimdJSON_Probe;
 
 /**
  * The value a cursor stands on: its kind (CSimdJSON_Found*: object, array, string, number, boolean or null),
@@ -154,12 +132,12 @@ typedef struct CSimdJSON_Standing {
     uint8_t kind;
 } CSimdJSON_Standing;
 
-/** An id a cursor read (CSimdJSON_CursorReadID): packed as CSimdJSON_Item.id is. */
-typedef struct CSimdJSON_ID {
+/** A scalar a cursor read (CSimdJSON_CursorReadScalar): packed as CSimdJSON_Probe.member is. */
+typedef struct CSimdJSON_Scalar {
     uint64_t packed;
     uint8_t kind;
     uint8_t inInput;
-} CSimdJSON_ID;
+} CSimdJSON_Scalar;
 
 /**
  * A valid-JSON value that breaks a rule of the walk or of its caller's schema. Its path is in `text`: per step,
@@ -181,12 +159,11 @@ typedef struct CSimdJSON_Result {
     uint32_t syntax;
     int64_t errorOffset;
 
-    const CSimdJSON_Section *sections;
-    size_t sectionCount;
-    const CSimdJSON_Item *items;
-    size_t itemCount;
-    const uint8_t *idBytes;
-    size_t idByteCount;
+    const CSimdJSON_Probe *probes;
+    size_t probeCount;
+    /** The unescaped bytes of the strings read as scalars that were written with escapes. */
+    const uint8_t *unescaped;
+    size_t unescapedCount;
 
     const CSimdJSON_Violation *violations;
     size_t violationCount;
@@ -194,13 +171,6 @@ typedef struct CSimdJSON_Result {
     const uint8_t *text;
     size_t textLength;
 
-    /**
-     * Whether the items' ids are numbered (CSimdJSON_Item.idNumber). Only CSimdJSON_CursorFinish numbers them,
-     * when the walk found no violation, and it gives up (leaving them unnumbered) when ids collide in its hash
-     * table far more than chance allows: ids crafted to collide then cost the caller's own matching, never a
-     * quadratic search here.
-     */
-    uint8_t idsNumbered;
 } CSimdJSON_Result;
 
 /** A number token exactly as written: ±digits × 10^exponent (CSimdJSON_ParseNumber). */
@@ -226,7 +196,7 @@ typedef struct CSimdJSON_NumberParts {
 
 typedef struct CSimdJSON_Parser CSimdJSON_Parser;
 
-/** Bytes the handle keeps allocated between parses (to decide whether to pool it). */
+/** Bytes the handle keeps allocated between parses (for its owner to decide whether to keep it). */
 size_t CSimdJSON_ParserRetainedBytes(const CSimdJSON_Parser *parser);
 
 /** Whether the byte just past `bytes[0 ..< length]` (the first padding byte, which must be readable) is NUL or
@@ -234,12 +204,10 @@ size_t CSimdJSON_ParserRetainedBytes(const CSimdJSON_Parser *parser);
  * ends early: a stray ':' or '}' there would be taken as part of the document. */
 int CSimdJSON_PaddingIsInert(const uint8_t *bytes, size_t length);
 
-/** A parser from the calling thread's idle parsers, or a new one; NULL when memory is exhausted. Give it back
- * with CSimdJSON_ParserReturn (on any thread). Borrows may nest: each gets its own parser. */
-CSimdJSON_Parser *CSimdJSON_ParserBorrow(void);
-/** Keeps `parser` among the calling thread's idle parsers (at most `maximumIdle`, and only when they retain at
- * most `maximumRetainedBytes` together with it), else destroys it. A thread's idle parsers are destroyed when it exits. */
-void CSimdJSON_ParserReturn(CSimdJSON_Parser *parser, size_t maximumIdle, size_t maximumRetainedBytes);
+/** A new parser handle; NULL when memory is exhausted. A handle is used by one thread at a time. */
+CSimdJSON_Parser *CSimdJSON_ParserCreate(void);
+/** Frees a handle and everything it holds. */
+void CSimdJSON_ParserDestroy(CSimdJSON_Parser *parser);
 
 /*
  * The cursor: a walk over `bytes[0 ..< length]` that the caller steers, one call per step, standing on one value
@@ -248,20 +216,21 @@ void CSimdJSON_ParserReturn(CSimdJSON_Parser *parser, size_t maximumIdle, size_t
  * CSimdJSON_CursorBegin, which checks nothing it has not to read). A step that reads the value does nothing when
  * the cursor stands on none (before the root, after the value was read, after the walk). A fatal error (syntax,
  * UTF-8, depth, memory) ends the walk: from then on every step does nothing (the moves answer as at an end, 0;
- * CSimdJSON_CursorEnter -1; the group steps still count records), and CSimdJSON_CursorFinish reports the status.
+ * CSimdJSON_CursorEnter -1; CSimdJSON_CursorProbeCount still counts records), and CSimdJSON_CursorFinish reports the status.
  * Nothing else may use the handle between CSimdJSON_CursorBegin and CSimdJSON_CursorFinish.
  */
 
 /**
  * Starts a walk (stage 1: the structure of the whole input); `capacity >= length + CSimdJSON_PADDING` bytes must
- * be readable. A large input's records are reserved at once for `items` probes and `sections` sections (the most
- * its caller's schema lets it hold without a violation: no record is kept after the first violation). With
+ * be readable. A large input's probe records are reserved at once for `probes` (the most its caller's rules let
+ * it hold without a violation: no record is kept after the first violation). The walk records at most
+ * `maximumViolations` violations and only counts later ones. With
  * `validated` nonzero, the text is one an earlier walk validated: values moved past or skipped are not checked
  * again (no violation is recorded but a caller's; what the caller reads is read as usual). Returns 0 when the
  * walk ended at once (an empty input, or a fatal error).
  */
 int CSimdJSON_CursorBegin(CSimdJSON_Parser *parser, const uint8_t *bytes, size_t length, size_t capacity,
-                          size_t items, size_t sections, int validated);
+                          size_t probes, size_t maximumViolations, int validated);
 /**
  * Stands on the document's value and returns its kind (CSimdJSON_Found*), described in *standing unless it is
  * NULL. A document that is a scalar is validated to its end at once (the walk is then over: only its kind is
@@ -303,16 +272,19 @@ int CSimdJSON_CursorNextElement(CSimdJSON_Parser *parser, CSimdJSON_Standing *st
  */
 int CSimdJSON_CursorReadString(CSimdJSON_Parser *parser, const uint8_t **bytes, size_t *length);
 /**
- * Reads the value as an id: a string, or an integer written without fraction or exponent that fits Int64; else
- * records CSimdJSON_ViolationExpectedID and returns kind CSimdJSON_IDNone.
+ * Reads the value as a scalar of the kinds `accepted` holds (CSimdJSON_Accept*); a value of any other kind is
+ * recorded as a violation of kind `violationKind` (the caller's; what was found: CSimdJSON_FoundFractionalNumber
+ * and ...IntegerOutOfRange tell numbers apart) and read as CSimdJSON_ScalarNone.
  */
-CSimdJSON_ID CSimdJSON_CursorReadID(CSimdJSON_Parser *parser);
+CSimdJSON_Scalar CSimdJSON_CursorReadScalar(CSimdJSON_Parser *parser, uint8_t accepted, uint8_t violationKind);
 /**
- * Reads the value as an array of objects and probes each one: its text and the id in its member `name` are
- * recorded (a CSimdJSON_Item; a second member of that name, a missing one and any element that is not an object
- * are violations). Returns how many records the array added.
+ * Reads the value as an array of objects and probes each one: where its text lies and the scalar of its member
+ * `name`, read as CSimdJSON_CursorReadScalar reads it, are recorded (a CSimdJSON_Probe; a second member of that
+ * name, a missing one and any element that is not an object are violations). Returns how many records the array
+ * added.
  */
-uint32_t CSimdJSON_CursorProbeEach(CSimdJSON_Parser *parser, const char *name, size_t nameLength);
+uint32_t CSimdJSON_CursorProbeEach(CSimdJSON_Parser *parser, const char *name, size_t nameLength, uint8_t accepted,
+                                   uint8_t violationKind);
 /** Validates the value and returns where its text lies (the offset in *offset, the length returned). */
 uint64_t CSimdJSON_CursorSpan(CSimdJSON_Parser *parser, uint64_t *offset);
 /**
@@ -328,32 +300,29 @@ void CSimdJSON_CursorRequireEnd(CSimdJSON_Parser *parser);
 /** The end of the object or array that starts at `start` and was just left (the offset after its bracket). */
 int64_t CSimdJSON_CursorEndOfLeft(CSimdJSON_Parser *parser, int64_t start);
 
+/** How many probe records the walk has kept. */
+size_t CSimdJSON_CursorProbeCount(const CSimdJSON_Parser *parser);
 /**
- * Groups of probes: CSimdJSON_CursorBeginGroup starts one (returning the counts of sections and of probed records
- * so far); CSimdJSON_CursorEndGroup ends it (returning the count of sections). The first group ended is the
- * reference of the next one: an object of that one whose bytes repeat a clean record of the first (probed at the
- * same depth) is recorded as that record again (CSimdJSON_Item.repeatOf) without being read again.
+ * From now on, an object probed whose bytes repeat those of a clean probe among records `first ..< end` (probed at
+ * the same depth) is recorded as that one again (CSimdJSON_Probe.repeatOf) without being read again.
  */
-void CSimdJSON_CursorBeginGroup(CSimdJSON_Parser *parser, size_t *sections, size_t *items);
-size_t CSimdJSON_CursorEndGroup(CSimdJSON_Parser *parser);
-
-/** Keeps `record` while the walk has found no violation; returns whether it was kept. */
-int CSimdJSON_CursorAddSection(CSimdJSON_Parser *parser, CSimdJSON_Section record);
+void CSimdJSON_CursorRepeatFrom(CSimdJSON_Parser *parser, size_t first, size_t end);
+/** Whether the walk has found no violation yet (probe records are kept only until the first one). */
+int CSimdJSON_CursorIsClean(const CSimdJSON_Parser *parser);
 
 /**
- * Ends the walk: frees a large input's structural index and, when the walk found no violation, numbers the
- * probed ids (CSimdJSON_Item.idNumber). Never returns NULL. The result belongs to the handle.
+ * Ends the walk and frees a large input's structural index. Never returns NULL. The result belongs to the handle.
  */
 const CSimdJSON_Result *CSimdJSON_CursorFinish(CSimdJSON_Parser *parser);
 
 /**
- * Compares the contents (every member but the one named `skipped`) of two object texts that a cursor probed, each
+ * Compares the contents (every member but the one named `skipped`) of two object texts that a walk validated, each
  * `bytes[offset ..< offset + length]` with `capacity >= offset + length + CSimdJSON_PADDING` readable bytes,
  * walking both in the order written: 1 when equal, 0 when different, -1 when it cannot tell (members written in
  * another order, or memory exhausted): compare their canonical encodings then. Equality is deep: numbers by exact
  * decimal value, strings by their unescaped bytes. Invalidates what the handle's last walk returned.
  */
-int CSimdJSON_SameItemContent(CSimdJSON_Parser *parser, const uint8_t *bytesA, size_t capacityA, size_t offsetA,
+int CSimdJSON_SameObjectContent(CSimdJSON_Parser *parser, const uint8_t *bytesA, size_t capacityA, size_t offsetA,
                               size_t lengthA, const uint8_t *bytesB, size_t capacityB, size_t offsetB, size_t lengthB,
                               const char *skipped, size_t skippedLength);
 

@@ -9,10 +9,10 @@ import Testing
         var bytes = Array(text.utf8)
         let length = bytes.count
         bytes += [UInt8](repeating: 0, count: Int(CSimdJSON_PADDING))
-        let parser = CSimdJSON_ParserBorrow()!
-        defer { CSimdJSON_ParserReturn(parser, 0, 0) }
+        let parser = CSimdJSON_ParserCreate()!
+        defer { CSimdJSON_ParserDestroy(parser) }
         return bytes.withUnsafeBufferPointer { buffer in
-            if CSimdJSON_CursorBegin(parser, buffer.baseAddress, length, buffer.count, 0, 0, 0) != 0 { steps(parser) }
+            if CSimdJSON_CursorBegin(parser, buffer.baseAddress, length, buffer.count, 0, 100, 0) != 0 { steps(parser) }
             let result = CSimdJSON_CursorFinish(parser).pointee
             return (Int(result.status), Int(result.syntax))
         }

@@ -1,0 +1,191 @@
+internal import SimdJSON
+
+/// Builds the two ``Snapshot``s of a `/diff` request from what its walk recorded: the sections (``DiffRequestSchema``)
+/// and the probed items (their texts, ids and repeats), with every content comparison the diff will need decided
+/// (``WireItem/contentNumber``), so that the diff compares numbers and never reads JSON.
+///
+/// The snapshot walked first is built first, and is the reference of the other. The diff matches an item of the
+/// other snapshot with the item of its id that the reference keeps: the first of that id in the reference's kept
+/// sections (keepFirst drops a section whose id an earlier section has, with its items). Each item of the other is
+/// compared now with that counterpart: it takes the counterpart's number when their contents are equal, and keeps
+/// its own (its probe index, which no other item has) otherwise. An item whose bytes repeat its counterpart's
+/// (``ProbeTable/repeatOf(_:)``) is that item again, id and content: it costs neither a comparison nor a new item.
+struct SnapshotBuilder {
+    private let sections: [DiffRequestSchema.SectionRecord]
+    private let probes: ProbeTable
+    /// The number of each probe's id (``IDNumbering``).
+    private let identities: [Int32]
+    private let text: RequestText
+
+    /// `probes` must stay valid (the walk's parser unused) while the builder is used; `text` holds the body the
+    /// records point into, and the arena of the sections' contents.
+    init(sections: [DiffRequestSchema.SectionRecord], probes: ProbeTable, identities: [Int32], text: RequestText) {
+        self.sections = sections
+        self.probes = probes
+        self.identities = identities
+        self.text = text
+    }
+
+    /// Both snapshots of a request.
+    ///
+    /// - Complexity: O(*n*) for *n* items, plus the comparison of each item whose text differs from its
+    ///   counterpart's.
+    func snapshots(
+        old: DiffRequestSchema.SnapshotRecord, new: DiffRequestSchema.SnapshotRecord
+    ) -> (old: Snapshot, new: Snapshot) {
+        if old.firstSection <= new.firstSection {
+            let reference = reference(to: snapshot(old, repeating: nil), old)
+            return (reference.snapshot, snapshot(new, repeating: reference))
+        }
+        let reference = reference(to: snapshot(new, repeating: nil), new)
+        return (snapshot(old, repeating: reference), reference.snapshot)
+    }
+
+    /// `built`, made from `record`, as the reference of the other snapshot, with the counterparts of the other's
+    /// items found from the identity numbers.
+    ///
+    /// The ids are numbered from 0 in order of first appearance, the snapshot walked first first: its ids are all
+    /// different exactly when its last item's number is its item count - 1, and each item's number is then its
+    /// index. Only when an id repeats is a table of counterparts made.
+    ///
+    /// - Complexity: O(1) when the snapshot's ids are all different, else O(*n*) for its *n* items.
+    private func reference(to built: Snapshot, _ record: DiffRequestSchema.SnapshotRecord) -> Reference {
+        let first = record.firstItem
+        let count = built.itemCount
+        if count == 0 || Int(identities[first + count - 1]) == count - 1 {
+            return Reference(built, firstItem: first, counterparts: nil)
+        }
+        // An id that repeats: the item the diff keeps is the first of its id in a kept section.
+        let dropped = droppedSections(of: built)
+        var table = [Int32](repeating: Reference.absent, count: count)
+        var flat = 0
+        for (section, items) in built.sections.enumerated().map({ ($0.offset, $0.element.items.count) }) {
+            defer { flat += items }
+            guard !dropped.contains(section) else { continue }
+            for index in flat ..< flat + items {
+                let number = Int(identities[first + index])
+                if table[number] == Reference.absent { table[number] = Int32(index) }
+            }
+        }
+        return Reference(built, firstItem: first, counterparts: table)
+    }
+
+    /// The sections of `snapshot` that keepFirst drops: those whose id an earlier section has.
+    private func droppedSections(of snapshot: Snapshot) -> Set<Int> {
+        guard snapshot.sections.count > 1 else { return [] }
+        var seen = Set<SectionID>(), dropped = Set<Int>()
+        for (index, section) in snapshot.sections.enumerated() where !seen.insert(section.id).inserted {
+            dropped.insert(index)
+        }
+        return dropped
+    }
+
+    /// A snapshot already built, whose items the other's repeat or are compared with.
+    private struct Reference {
+        let snapshot: Snapshot
+        /// The index among the snapshot's items of each section's first item, and the item count at the end
+        /// (32-bit: a body holds fewer than 2^29 items, see ``WireItem``; 4 bytes a section of a snapshot of
+        /// many).
+        let starts: [UInt32]
+        /// The probe index of the snapshot's first item.
+        let firstItem: Int
+        /// By identity number, the index of the item the diff keeps for that id, or ``absent``; `nil` when the
+        /// snapshot's ids are all different (the number is the index).
+        let counterparts: [Int32]?
+
+        /// No item of the snapshot has the id.
+        static let absent: Int32 = -1
+
+        init(_ snapshot: Snapshot, firstItem: Int, counterparts: [Int32]?) {
+            self.snapshot = snapshot
+            var starts: [UInt32] = []
+            starts.reserveCapacity(snapshot.sections.count + 1)
+            var start: UInt32 = 0
+            starts.append(start)
+            for section in snapshot.sections {
+                start += UInt32(section.items.count)
+                starts.append(start)
+            }
+            self.starts = starts
+            self.firstItem = firstItem
+            self.counterparts = counterparts
+        }
+
+        /// The item at `index` among the snapshot's items.
+        func item(at index: Int) -> WireItem {
+            // The last section starting at or before `index` (binary search: snapshots may have many sections).
+            let sections = snapshot.sections
+            var low = 0, high = sections.count - 1
+            while low < high {
+                let middle = (low + high + 1) / 2
+                if Int(starts[middle]) <= index { low = middle } else { high = middle - 1 }
+            }
+            return sections[low].items[index - Int(starts[low])]
+        }
+
+        /// The index among the snapshot's items of the item the diff matches an item whose identity number is
+        /// `number` with, or ``absent``.
+        func counterpart(_ number: Int) -> Int {
+            guard let counterparts else { return number < Int(starts[starts.count - 1]) ? number : Int(Self.absent) }
+            return number < counterparts.count ? Int(counterparts[number]) : Int(Self.absent)
+        }
+    }
+
+    /// Builds a snapshot; every item's content number is its probe index, but for an item of the snapshot built
+    /// second whose content equals its counterpart's in `reference`, which takes that one's.
+    private func snapshot(_ record: DiffRequestSchema.SnapshotRecord, repeating reference: Reference?) -> Snapshot {
+        let first = record.firstSection
+        var firstItem = record.firstItem  // the section's: its items follow the previous section's
+        return Snapshot(
+            sections: sections[first ..< first + record.sectionCount].map { section in
+                defer { firstItem += Int(section.itemCount) }
+                return self.section(section, firstItem: firstItem, repeating: reference)
+            },
+            text: text, firstSection: first)
+    }
+
+    /// The section of `record`, whose first item is probe `first`.
+    private func section(
+        _ record: DiffRequestSchema.SectionRecord, firstItem first: Int, repeating reference: Reference?
+    ) -> WireSection {
+        var items: [WireItem] = []
+        items.reserveCapacity(Int(record.itemCount))
+        for index in first ..< first + Int(record.itemCount) {
+            let identity = Int(identities[index])
+            var contentNumber = index
+            let textRange = probes.text(index)
+            if let reference {
+                let counterpart = reference.counterpart(identity)
+                if counterpart >= 0 {
+                    let other = reference.item(at: counterpart)
+                    if probes.repeatOf(index) == reference.firstItem + counterpart {
+                        items.append(other)  // the same bytes as its counterpart: that item again
+                        continue
+                    }
+                    if text.sameItemContent(textRange, as: other.textRange) { contentNumber = other.contentNumber }
+                }
+            }
+            let (idKind, idPayload) = Self.storedID(probes.member(index))
+            items.append(
+                WireItem(text: text, textRange: textRange, idKind: idKind, idPayload: idPayload,
+                         identityNumber: identity, contentNumber: contentNumber))
+        }
+        let idKind: WireSection.IDKind =
+            switch record.idKind {
+            case .integer: .integer
+            case .stringInText: .inBody
+            case .stringUnescaped: .unescaped
+            case .none: .implicit
+            }
+        return WireSection(
+            text: text, idKind: idKind, idPayload: record.idPacked, contentOffset: Int(record.contentOffset),
+            contentCount: Int(record.contentLength), items: items)
+    }
+
+    /// How an item's id is stored (see ``WireItem/IDKind``): the walk's packing is WireItem's (``WireItem/IDPlace``),
+    /// so the payload is taken as it is.
+    private static func storedID(_ id: JSONScalar) -> (WireItem.IDKind, Int64) {
+        let kind: WireItem.IDKind = id.kind == .integer ? .integer : id.kind == .stringInText ? .inBody : .unescaped
+        return (kind, id.packed)
+    }
+}
