@@ -45,16 +45,15 @@ enum RequestReader {
             if let failure = failure(of: result.outcome, body: body) { return .failure(failure) }
             guard let walked else { preconditionFailure("a walk that began reports its outcome") }
             var violations = result.violations.map(violation)
-            violations += walked.optionErrors.errors
-            let omitted = result.omittedViolations + walked.optionErrors.count - walked.optionErrors.errors.count
+            violations += walked.optionErrors.listed
+            let omitted = result.omittedViolations + walked.optionErrors.omittedCount
             guard violations.isEmpty && omitted == 0 else { return .failure(invalid(violations, omitted: omitted)) }
             guard let oldRecord = walked.old, let newRecord = walked.new else {
                 preconditionFailure("a request without violations has both snapshots")
             }
             // Listed like /layout's errors, once the rest is valid.
-            let layoutErrors = walked.layoutErrors
-            guard layoutErrors.isEmpty else {
-                return .failure(.invalid(layoutErrors.errors, omitted: layoutErrors.count - layoutErrors.errors.count))
+            guard walked.layoutErrors.isEmpty else {
+                return .failure(walked.layoutErrors.error)
             }
             let options = walked.options
             // Where sections lie is read only by the renderings that copy or compare their texts, and by layouts.
