@@ -31,10 +31,10 @@ public enum LayoutEndpoint {
     /// but the ids and the measured items).
     private struct Input {
         /// The values that did not decode; with the values out of range when there is one.
-        var errors = FieldErrors()
+        var errors = Violations()
         /// The values out of range (settings, page size, items) of a body that decoded: answered after the
         /// repeated ids and the cursor, as the engine would.
-        var violations = FieldErrors()
+        var violations = Violations()
         var paths = WaterfallSettingPaths(settings: "settings", pageSize: "pageSize")
         var settings: WaterfallSettings?
         var pageSize: Int?
@@ -59,7 +59,7 @@ public enum LayoutEndpoint {
         var hasSettings = false
         // The items decoded by the first walk, and their errors: listed after the root's, as a second walk's are.
         var walkMeasuring: ItemMeasuring?
-        var walkErrors = FieldErrors()
+        var walkErrors = Violations()
         let document = try JSONDocument.read(body, members: { name, reader in
             switch name {
             case "settings":
@@ -69,7 +69,7 @@ public enum LayoutEndpoint {
             case "cursor": input.cursor = input.errors.string(&reader, "cursor")
             case "pretty": input.pretty = input.errors.boolean(&reader, "pretty") ?? false
             default:
-                input.errors.add(JSONPath.member(name, of: ""), "unknown member; expected settings, items, pageSize, cursor or pretty")
+                input.errors.add(.unknownMember(in: .layoutRequest), at: JSONPath.member(name, of: ""))
                 reader.skip()
             }
         }, item: { index, item, otherMember in
@@ -84,8 +84,8 @@ public enum LayoutEndpoint {
             _ = walkMeasuring?.add(decoded)
             return true
         })
-        if !hasSettings { input.errors.add("settings", "missing required member") }
-        if document.items == nil { input.errors.add("items", "missing required member") }
+        if !hasSettings { input.errors.add(.missingMember, at: "settings") }
+        if document.items == nil { input.errors.add(.missingMember, at: "items") }
         input.ids = document.items?.ids ?? []  // (shared with the document, not copied)
         input.geometry = input.settings.flatMap { try? WaterfallGeometry($0) }
         // Each item is measured as it is decoded, while every value met is valid; an item beyond the page is
@@ -125,11 +125,11 @@ public enum LayoutEndpoint {
 
     /// Records the values of a body out of range: the settings' and the page size's, then each item's (an item
     /// that did not decode has none), decoded again from the document.
-    private static func addViolations(of input: Input, items: JSONDocument.Items?, to errors: inout FieldErrors) {
+    private static func addViolations(of input: Input, items: JSONDocument.Items?, to errors: inout Violations) {
         if let settings = input.settings {
             errors.add(WaterfallLayout.violations(of: settings, pageSize: input.pageSize), paths: input.paths, item: itemPath)
         }
-        var decodingErrors = FieldErrors()  // (recorded already)
+        var decodingErrors = Violations()  // (recorded already)
         guard let items else { return }
         items.forEach { index, item in
             guard let decoded = WaterfallItem.decode(item, path: itemPath(index), errors: &decodingErrors) else { return }

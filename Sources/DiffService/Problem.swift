@@ -52,7 +52,7 @@ public struct Problem: Error, Sendable {
     public var column: Int?
     /// For syntax errors and bad bytes: the 0-based byte offset in the body.
     public var offset: Int?
-    /// For invalid values: the offending values (the first ``listedEntryLimit`` are written).
+    /// For invalid values: the offending values (the first ``SnapshotJSON/Violations/listedLimit`` are written).
     public var errors: [Violation] = []
     /// For invalid values: how many there are, when more were found than ``errors`` holds.
     public var errorCount: Int?
@@ -65,10 +65,10 @@ public struct Problem: Error, Sendable {
     /// For 503: the seconds after which a retry may succeed, sent in `Retry-After`.
     public var retryAfterSeconds: Int?
 
-    /// The most entries of ``errors`` and of ``duplicates`` an answer lists (the first ones, in body order),
-    /// and the most paths it lists for one duplicate id; `errorCount`, `duplicateCount` and a duplicate's
+    /// The most entries of ``duplicates`` an answer lists (the first ones, in body order), as ``errors`` lists
+    /// at most ``SnapshotJSON/Violations/listedLimit``; `duplicateCount`, `errorCount` and a duplicate's
     /// `occurrences` give the totals. So an error answer stays small whatever the body.
-    public static let listedEntryLimit = FieldErrors.listedLimit
+    public static let listedEntryLimit = 1000
     /// The most paths listed for one duplicate id.
     public static let listedPathLimit = 10
 
@@ -98,7 +98,7 @@ public struct Problem: Error, Sendable {
             writer.member("errorCount", max(errorCount ?? 0, errors.count))
             writer.key("errors")
             writer.beginArray()
-            for error in errors.prefix(Self.listedEntryLimit) {
+            for error in errors.prefix(Violations.listedLimit) {
                 writer.beginObject()
                 writer.member("path", error.path)
                 writer.member("message", error.message)

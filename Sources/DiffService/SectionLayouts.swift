@@ -53,11 +53,11 @@ struct SectionLayouts {
     ///   - new: The new snapshot.
     ///   - dropped: What the keep-first policy dropped (so that layouts see the same items as the diff).
     func pages(old: Snapshot, new: Snapshot, dropped: DroppedDuplicates) -> Result<[Page], Problem> {
-        var errors = FieldErrors()
+        var errors = Violations()
         var pages: [Page] = []
         for request in requests {
             guard let newIndex = Self.index(of: request.section, in: new, dropped: dropped.target) else {
-                errors.add(JSONPath.member("section", of: request.path), "no section with this id in the new snapshot")
+                errors.add(.noSuchSection, at: JSONPath.member("section", of: request.path))
                 continue
             }
             let geometry = try? WaterfallGeometry(request.settings)
@@ -179,7 +179,7 @@ struct SectionLayouts {
     /// (all when `nil`).
     private static func measured(
         _ section: Int, in snapshot: Snapshot, role: String, dropped: DroppedDuplicates.Positions,
-        geometry: WaterfallGeometry?, pageSize: Int?, errors: inout FieldErrors
+        geometry: WaterfallGeometry?, pageSize: Int?, errors: inout Violations
     ) -> MeasuredSection {
         let droppedItems = droppedItems(of: section, dropped)
         let itemsPath = itemsPath(of: section, in: snapshot, role: role)
@@ -201,10 +201,10 @@ struct SectionLayouts {
     /// again, each at the path it was written at.
     private static func addViolations(
         of section: MeasuredSection, in snapshot: Snapshot, dropped: DroppedDuplicates.Positions,
-        paths: WaterfallSettingPaths, to errors: inout FieldErrors
+        paths: WaterfallSettingPaths, to errors: inout Violations
     ) {
         let droppedItems = droppedItems(of: section.section, dropped)
-        var decodingErrors = FieldErrors()  // (recorded already)
+        var decodingErrors = Violations()  // (recorded already)
         var decodedCount = 0  // (an item's violations are numbered among the items that decoded)
         snapshot.readItems(ofSection: section.section) { item, index in
             guard

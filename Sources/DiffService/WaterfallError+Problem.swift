@@ -11,21 +11,21 @@ extension WaterfallError {
     func problem(paths: WaterfallSettingPaths, item: (Int) -> String, cursor: String) -> Problem {
         switch self {
         case .invalidValues(let violations):
-            var errors = FieldErrors()
+            var errors = Violations()
             errors.add(violations, paths: paths, item: item)
             return errors.problem
         case .continuationMismatch:
             var problem = Problem(
                 .cursorMismatch,
                 detail: "\(cursor) was made with other layout settings; send the settings of the first page, or start again without a cursor.")
-            problem.errors = [Violation(path: cursor, message: "made with other settings")]
+            problem.errors = [Violation(.cursorMadeWithOtherSettings, at: cursor)]
             return problem
         case .strategyNotAppendStable(let strategy), .pagingNotSupported(let strategy):
             let path = self == .strategyNotAppendStable(strategy) ? cursor : paths.pageSize
             var problem = Problem(
                 .layoutNotAppendStable,
                 detail: "The \(strategy.rawValue) strategy lays out a whole section at once, so it cannot be paged or continued; use shortestColumn or roundRobin, or send every item without \(path).")
-            problem.errors = [Violation(path: path, message: "not supported by \(strategy.rawValue)")]
+            problem.errors = [Violation(.notSupported(by: strategy), at: path)]
             return problem
         case .malformedContinuation(let defect):
             return CursorCodec.Failure.malformed(defect.phrase).problem(path: cursor)
@@ -52,8 +52,8 @@ extension CursorCodec.Failure {
     func problem(path: String) -> Problem {
         let reason =
             switch self {
-            case .malformed(let why): "malformed (\(why))"
-            case .tampered: "altered, or issued under another SNAPDIFF_CURSOR_KEY (without one, by another process)"
+            case .malformed(let why): ViolationRule.malformedCursor(why).message
+            case .tampered: ViolationRule.alteredCursor.message
             }
         var problem = Problem(.invalidCursor, detail: "\(path) is \(reason); send the nextCursor of the previous page unchanged.")
         problem.errors = [Violation(path: path, message: reason)]

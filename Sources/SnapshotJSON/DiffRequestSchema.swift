@@ -63,28 +63,19 @@ enum DiffRequestSchema {
         var contents: [UInt8] = []
         var options = DiffOptions()
         /// The problems of `options`, and of `options.layouts` (listed only when the rest is valid).
-        var optionErrors = FieldErrors()
-        var layoutErrors = FieldErrors()
+        var optionErrors = Violations()
+        var layoutErrors = Violations()
     }
 
     /// The rules of this schema that the walk does not know itself (it knows expected objects and arrays,
-    /// missing and repeated members, and exponents out of range), by the code the cursor records them with.
+    /// missing and repeated members, and exponents out of range), by the code the cursor records them with; each
+    /// is a rule of the vocabulary (``violationRule(found:)``), which says it.
     enum Rule: UInt8 {
         case unknownRequestMember
         case unknownSnapshotMember
         case sectionsAndItems
         /// An id that is not a string or an integer within Int64 (what was found is recorded with it).
         case invalidID
-
-        /// What the violation says, having found `found` (for ``invalidID``).
-        func message(found: JSONValueKind) -> String {
-            switch self {
-            case .unknownRequestMember: #"unknown member; expected "old", "new" or "options""#
-            case .unknownSnapshotMember: #"unknown member; expected "sections" or "items""#
-            case .sectionsAndItems: #"has both "sections" and "items"; expected one of them"#
-            case .invalidID: "expected string or integer, found \(found.description)"
-            }
-        }
     }
 
     /// The most probe records a body of `bodyLength` bytes without violations holds, which the walk of a large

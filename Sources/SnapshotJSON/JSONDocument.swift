@@ -56,11 +56,11 @@ public struct JSONDocument {
         _ body: [UInt8], members member: (String, inout JSONReader) -> Void,
         item: (Int, inout JSONReader, (String, inout JSONReader) -> Void) -> Bool = { _, _, _ in false }
     ) throws(RequestError) -> JSONDocument {
-        var violations = SchemaViolations()
+        var violations = Violations()
         var items: (ids: [WireID], text: Range<Int>)?
         let (_, rules, padded) = try RequestReader.read(body) { root in
             guard root.kind == .object else {
-                violations.add(Violation(path: "", message: "expected object, found \(root.kind)", byteOffset: 0), place: 0)
+                violations.add(.expected(.object, found: .init(root.kind)), at: "", byteOffset: 0, place: 0)
                 return
             }
             var hasItems = false
@@ -78,18 +78,20 @@ public struct JSONDocument {
 
     /// The ids of the items, and where the array's text is; `nil` (after recording why) when it is not an array.
     private static func items(
-        _ reader: inout JSONReader, violations: inout SchemaViolations,
+        _ reader: inout JSONReader, violations: inout Violations,
         item readItem: (Int, inout JSONReader, (String, inout JSONReader) -> Void) -> Bool
     ) -> (ids: [WireID], text: Range<Int>)? {
         guard reader.kind == .array else {
-            violations.add(Violation(path: "items", message: "expected array, found \(reader.kind)", byteOffset: reader.byteOffset), place: reader.place)
+            violations.add(.expected(.array, found: .init(reader.kind)), at: "items", byteOffset: reader.byteOffset, place: reader.place)
             return nil
         }
         var ids: [WireID] = []
         let text = reader.readText { reader in
             reader.elements { item, index in
                 guard item.kind == .object else {
-                    violations.add(Violation(path: JSONPath.element(index, of: "items"), message: "expected object, found \(item.kind)", byteOffset: item.byteOffset), place: item.place)
+                    violations.add(
+                        .expected(.object, found: .init(item.kind)), at: JSONPath.element(index, of: "items"),
+                        byteOffset: item.byteOffset, place: item.place)
                     return
                 }
                 // (Closures written at the calls, and the id's state in a struct: nothing is allocated an item.)
@@ -98,7 +100,7 @@ public struct JSONDocument {
                     item.members { member, name in read.take(name, &member, item: index, violations: &violations) }
                 }
                 if !read.found {  // (at the place past the item: after what the walk found in it)
-                    violations.add(Violation(path: JSONPath.member("id", of: JSONPath.element(index, of: "items")), message: "missing required member"), place: item.place)
+                    violations.add(.missingMember, at: JSONPath.member("id", of: JSONPath.element(index, of: "items")), place: item.place)
                 }
                 if let id = read.id { ids.append(id) }
             }
@@ -113,21 +115,10 @@ public struct JSONDocument {
         var found = false
 
         /// Reads the member when it is the item's first `"id"` (a second is a repeated name: a violation already).
-        mutating func take(_ name: String, _ member: inout JSONReader, item index: Int, violations: inout SchemaViolations) {
+        mutating func take(_ name: String, _ member: inout JSONReader, item index: Int, violations: inout Violations) {
             guard name == "id", !found else { return }
             found = true
-            id = JSONDocument.id(&member, path: { JSONPath.member("id", of: JSONPath.element(index, of: "items")) }, violations: &violations)
+            id = violations.id(&member, JSONPath.member("id", of: JSONPath.element(index, of: "items")), located: true)
         }
-    }
-
-    /// Reads an id, or records why the value is not one.
-    static func id(_ reader: inout JSONReader, path: () -> String, violations: inout SchemaViolations) -> WireID? {
-        if let string = reader.string() { return .string(string) }
-        if let integer = reader.writtenInteger() { return .integer(integer) }
-        if reader.isOutOfRange { return nil }  // (its exponent is reported by the walk)
-        let found = reader.kind != .number ? "\(reader.kind)"
-            : reader.isWrittenAsInteger ? "integer outside the 64-bit range" : "number with a fraction or an exponent"
-        violations.add(Violation(path: path(), message: "expected string or integer, found \(found)", byteOffset: reader.byteOffset), place: reader.place)
-        return nil
     }
 }

@@ -3,8 +3,8 @@
 /// One pass of simdjson On-Demand checks the JSON (every value), the request schema and the ids, and makes a
 /// ``ContentKey`` of every item's and section's content: a section's is canonicalised at once, an item's keeps
 /// its raw text, so that unchanged items compare by their bytes. Syntax errors win over schema violations;
-/// schema violations are all collected (up to ``DiffRequest/maximumViolationCount``; those of `options.layouts`, checked once
-/// the rest is valid, up to ``FieldErrors/listedLimit``).
+/// schema violations are all collected and the first ``DiffRequest/maximumViolationCount`` listed (those of
+/// `options.layouts` once the rest is valid).
 ///
 /// ```swift
 /// let request = try parseDiffRequest(Array(#"{"old":{"items":[]},"new":{"items":[{"id":1}]}}"#.utf8))

@@ -15,8 +15,7 @@ public enum RequestError: Error, Hashable, Sendable {
     /// The body is longer than the parser accepts (4 GiB).
     case tooLarge(byteCount: Int)
     /// The body is JSON but not a valid request: the problems found, in document order, at most
-    /// ``DiffRequest/maximumViolationCount`` from the reader's walk (or, for `options.layouts`, at most
-    /// ``FieldErrors/listedLimit``, once the rest of the request is valid); `omitted` counts the ones found past
-    /// that.
+    /// ``DiffRequest/maximumViolationCount`` (for `options.layouts`, once the rest of the request is valid);
+    /// `omitted` counts the ones found past that.
     case invalid([Violation], omitted: Int = 0)
 }

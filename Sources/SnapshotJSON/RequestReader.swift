@@ -61,17 +61,14 @@ enum RequestReader {
         if let failure = failure(of: result.outcome, body: body) { return .failure(failure) }
         guard let walked else { preconditionFailure("a walk that began reports its outcome") }
         var violations = result.violations.map(violation)
-        violations += walked.optionErrors.errors
-        let omitted = result.omittedViolations + walked.optionErrors.count - walked.optionErrors.errors.count
+        violations += walked.optionErrors.listed
+        let omitted = result.omittedViolations + walked.optionErrors.omittedCount
         guard violations.isEmpty && omitted == 0 else { return .failure(invalid(violations, omitted: omitted)) }
         guard let oldRecord = walked.old, let newRecord = walked.new else {
             preconditionFailure("a request without violations has both snapshots")
         }
         // Listed like /layout's errors, once the rest is valid.
-        let layoutErrors = walked.layoutErrors
-        guard layoutErrors.isEmpty else {
-            return .failure(.invalid(layoutErrors.errors, omitted: layoutErrors.count - layoutErrors.errors.count))
-        }
+        guard walked.layoutErrors.isEmpty else { return .failure(walked.layoutErrors.error) }
         let options = walked.options
         // Where sections lie is read only by the renderings that copy or compare their texts, and by layouts.
         let sectionPlaces = !options.readsMembers && options.layouts.isEmpty ? nil :
@@ -180,16 +177,9 @@ enum RequestReader {
             case .element(let index): JSONPath.element(index, of: path)
             }
         }
-        let message: String =
-            switch walked.rule {
-            case .expectedObject: "expected object, found \(walked.found.description)"
-            case .expectedArray: "expected array, found \(walked.found.description)"
-            case .missingMember: "missing required member"
-            case .duplicateMember: "duplicate member name"
-            case .exponentOutOfRange: "number exponent out of range (limit ±\(DiffRequest.maximumExponentMagnitude))"
-            case .caller(let code): DiffRequestSchema.Rule(rawValue: code)?.message(found: walked.found) ?? "invalid value"
-            }
-        return Violation(path: path, message: message, byteOffset: walked.byteOffset)
+        let rule = ViolationRule.walk(walked.rule, found: walked.found)
+        assert(rule != nil, "a walk recorded \(walked.rule), which no rule is")
+        return Violation(rule ?? .invalidValue, at: path, byteOffset: walked.byteOffset)
     }
 
     /// The error of a body simdjson rejected as not JSON or not UTF-8, at the earliest of: the place simdjson
@@ -219,22 +209,5 @@ enum RequestReader {
     static func invalid(_ violations: [Violation], omitted: Int) -> RequestError {
         let listed = Array(violations.prefix(DiffRequest.maximumViolationCount))
         return .invalid(listed, omitted: omitted + violations.count - listed.count)
-    }
-}
-
-extension JSONValueKind {
-    /// How a violation names what was found.
-    var description: String {
-        switch self {
-        case .object: "object"
-        case .array: "array"
-        case .string: "string"
-        case .number: "number"
-        case .fractionalNumber: "number with a fraction or an exponent"
-        case .integerOutOfRange: "integer outside the 64-bit range"
-        case .boolean: "boolean"
-        case .null: "null"
-        case .nothing: "nothing"
-        }
     }
 }

@@ -9,11 +9,11 @@ extension SectionLayoutRequest {
     /// - Returns: The entries that decoded without error, in order.
     /// - Complexity: O(*n* + *e*²) for a value of *n* values with *e* entries (each section is looked up
     ///   among the entries before it).
-    static func decodeList(_ reader: JSONReader, errors: inout FieldErrors) -> [SectionLayoutRequest] {
+    static func decodeList(_ reader: JSONReader, errors: inout Violations) -> [SectionLayoutRequest] {
         var reader = reader
         let path = JSONPath.member("layouts", of: "options")
         guard reader.kind == .array else {
-            errors.add(path, "expected array, found \(reader.kind.rawValue)")
+            errors.add(.expected(.array, found: .init(reader.kind)), at: path)
             return []
         }
         var requests: [SectionLayoutRequest] = []
@@ -39,13 +39,13 @@ extension SectionLayoutRequest {
                     settings = WaterfallSettings.decode(&reader, paths: &paths, errors: &errors)
                 case "pageSize": pageSize = errors.integer(&reader, field)
                 default:
-                    errors.add(field, "unknown member; expected section, settings or pageSize")
+                    errors.add(.unknownMember(in: .layout), at: field)
                     reader.skip()
                 }
             }
-            if !hasSettings { errors.add(JSONPath.member("settings", of: base), "missing required member") }
+            if !hasSettings { errors.add(.missingMember, at: JSONPath.member("settings", of: base)) }
             if requests.contains(where: { $0.section == section }) {
-                errors.add(JSONPath.member("section", of: base), "this section already has a layout")
+                errors.add(.sectionAlreadyLaidOut, at: JSONPath.member("section", of: base))
             }
             if let settings {
                 requests.append(

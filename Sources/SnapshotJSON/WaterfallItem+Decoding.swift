@@ -11,7 +11,7 @@ extension WaterfallItem {
     ///   - otherMember: Given every other member (`id` included): its name and a reader at its value. By
     ///     default the value is skipped.
     public static func decode(
-        _ item: JSONReader, path: @autoclosure () -> String, errors: inout FieldErrors,
+        _ item: JSONReader, path: @autoclosure () -> String, errors: inout Violations,
         otherMember: (String, inout JSONReader) -> Void = { _, reader in reader.skip() }
     ) -> WaterfallItem? {
         var reader = item
@@ -39,11 +39,11 @@ extension WaterfallItem {
         let given =
             (aspectRatio != nil ? 1 : 0) + (width != nil || height != nil ? 1 : 0) + (fixedHeight != nil ? 1 : 0)
         if given == 0 {
-            errors.add(path(), "missing size: give aspectRatio, width and height, or fixedHeight")
+            errors.add(.missingSize, at: path())
             return nil
         }
         if given > 1 {
-            errors.add(path(), "ambiguous size: give only one of aspectRatio, width and height, or fixedHeight")
+            errors.add(.ambiguousSize, at: path())
             return nil
         }
         let size: ItemSize
@@ -54,7 +54,7 @@ extension WaterfallItem {
         } else if let width, let height {
             size = .size(width: width, height: height)
         } else {
-            errors.add(JSONPath.member(width == nil ? "width" : "height", of: path()), "missing required member (width and height go together)")
+            errors.add(.missingSizePartner, at: JSONPath.member(width == nil ? "width" : "height", of: path()))
             return nil
         }
         return WaterfallItem(size: size, extraHeight: extraHeight, isFullWidth: fullWidth)

@@ -12,7 +12,7 @@ extension WaterfallSettings {
     /// `containerWidth` is required. Ranges are checked later by the layout engine, whose violations `paths`
     /// maps back to where the request wrote each value.
     public static func decode(
-        _ reader: inout JSONReader, paths: inout WaterfallSettingPaths, errors: inout FieldErrors
+        _ reader: inout JSONReader, paths: inout WaterfallSettingPaths, errors: inout Violations
     ) -> WaterfallSettings? {
         let path = paths.settings
         guard errors.object(&reader, path) else { return nil }
@@ -40,22 +40,20 @@ extension WaterfallSettings {
             case "strategy":
                 if let value = errors.choice(LayoutStrategy.self, &reader, field) { settings.strategy = value }
             default:
-                errors.add(
-                    field,
-                    "unknown setting; expected containerWidth, scale, columns, columnSpacing, itemSpacing, insets, direction or strategy")
+                errors.add(.unknownMember(in: .settings), at: field)
                 reader.skip()
             }
         }
-        if !hasWidth { errors.add(JSONPath.member("containerWidth", of: path), "missing required member") }
+        if !hasWidth { errors.add(.missingMember, at: JSONPath.member("containerWidth", of: path)) }
         return errors.count == before ? settings : nil
     }
 
-    private static func decodeColumns(_ reader: inout JSONReader, path: String, errors: inout FieldErrors) -> ColumnRule? {
+    private static func decodeColumns(_ reader: inout JSONReader, path: String, errors: inout Violations) -> ColumnRule? {
         if reader.kind == .number {
             return errors.integer(&reader, path).map { .count($0) }
         }
         guard reader.kind == .object else {
-            errors.add(path, "expected an integer or an object, found \(reader.kind.rawValue)")
+            errors.add(.expected(.integerOrObject, found: .init(reader.kind)), at: path)
             reader.skip()
             return nil
         }
@@ -68,20 +66,20 @@ extension WaterfallSettings {
             case "minimumWidth": minimumWidth = errors.decimal(&reader, field)
             case "maximumCount": maximumCount = errors.integer(&reader, field)
             default:
-                errors.add(field, "unknown member; expected count, or minimumWidth and maximumCount")
+                errors.add(.unknownMember(in: .columns), at: field)
                 reader.skip()
             }
         }
         switch (count, minimumWidth) {
         case (let count?, nil) where maximumCount == nil: return .count(count)
         case (nil, let width?): return .minimumWidth(width, maximumCount: maximumCount)
-        case (nil, nil): errors.add(path, "expected count or minimumWidth")
-        default: errors.add(path, "give either count, or minimumWidth (with an optional maximumCount)")
+        case (nil, nil): errors.add(.missingColumnRule, at: path)
+        default: errors.add(.conflictingColumnRules, at: path)
         }
         return nil
     }
 
-    private static func decodeInsets(_ reader: inout JSONReader, path: String, errors: inout FieldErrors) -> EdgeInsets? {
+    private static func decodeInsets(_ reader: inout JSONReader, path: String, errors: inout Violations) -> EdgeInsets? {
         guard errors.object(&reader, path) else { return nil }
         var insets = EdgeInsets()
         reader.members(at: path) { reader, name, field in
@@ -91,7 +89,7 @@ extension WaterfallSettings {
             case "bottom": insets.bottom = errors.decimal(&reader, field) ?? 0
             case "trailing": insets.trailing = errors.decimal(&reader, field) ?? 0
             default:
-                errors.add(field, "unknown member; expected top, leading, bottom or trailing")
+                errors.add(.unknownMember(in: .insets), at: field)
                 reader.skip()
             }
         }

@@ -29,7 +29,7 @@ import Waterfall
         (.positiveNumber(atMost: 1_200_000), "must be a number above 0 and at most 1200000"),
     ])
     func violationsReadAsTheyAlwaysHave(allowed: WaterfallViolation.Allowed, message: String) {
-        #expect(allowed.message == message)
+        #expect(ViolationRule.notAllowed(allowed).message == message)
     }
 
     @Test(arguments: [

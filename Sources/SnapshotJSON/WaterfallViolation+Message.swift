@@ -1,7 +1,8 @@
 import Waterfall
 
 extension WaterfallViolation.Allowed {
-    /// What a client is told about an offending value, after its path: `must be a number from 0.25 to 8`.
+    /// What a client is told about an offending value, after its path: `must be a number from 0.25 to 8`
+    /// (``ViolationRule/notAllowed(_:)``'s message).
     var message: String {
         switch self {
         case .number(let range): "must be a number from \(range.lowerBound.written) to \(range.upperBound.written)"

@@ -14,9 +14,9 @@ extension ItemSizeField {
     }
 }
 
-extension FieldErrors {
-    /// Records the engine's violations under the paths the request wrote them at, each with its English
-    /// (``WaterfallViolation/Allowed/message``).
+extension Violations {
+    /// Records the engine's violations under the paths the request wrote them at, each as
+    /// ``SnapshotJSON/ViolationRule/notAllowed(_:)``.
     ///
     /// - Parameters:
     ///   - violations: The violations.
@@ -25,8 +25,9 @@ extension FieldErrors {
     mutating func add(_ violations: [WaterfallViolation], paths: WaterfallSettingPaths, item: (Int) -> String) {
         for violation in violations {
             switch violation.subject {
-            case .setting(let setting): add(paths.path(of: setting), violation.allowed.message)
-            case .item(let index, let field): add(JSONPath.member(field.memberName, of: item(index)), violation.allowed.message)
+            case .setting(let setting): add(.notAllowed(violation.allowed), at: paths.path(of: setting))
+            case .item(let index, let field):
+                add(.notAllowed(violation.allowed), at: JSONPath.member(field.memberName, of: item(index)))
             }
         }
     }
