@@ -1,28 +1,28 @@
-// Content codings at the edge (RFC 9110 §8.4): a gzip request body is decoded as its chunks arrive, and an answer
+// Content codings at the edge (RFC 9110 §8.4): a gzip request body is decoded once whole, and an answer
 // is gzipped when the request's Accept-Encoding prefers it. Both keep the memory budget's invariant: a gzip body
 // reserves itself and what its decoding can hold before it is read (and waits for that room as a body of known
-// size waits for its own), is decoded whole on the compute pool, its work is reserved once it is decoded, and a
+// size waits for its own), is decoded whole on the decoding pool, its work is reserved once it is decoded, and a
 // compression runs only once the budget has given it room for zlib's state and the compressed copy.
 
 internal import Gzip
 
-/// Decodes a whole gzip body into the request's body (on a compute thread), within what the request reserved
-/// for it at its head (``ServerContext/decodingBytes(compressedBytes:)`` beside the body as sent).
+/// Decodes a whole gzip body (on a decoding thread), within what the request reserved for it at its head
+/// (``ServerContext/decodingBytes(compressedBytes:)`` beside the body as sent).
 ///
 /// The decoded body may not pass ``ServerContext/maxBodyBytes``: decoding stops at the first piece that would
 /// pass it (a zip bomb is never inflated further, and is refused 413). The body's capacity never passes what
-/// the reservation holds for it. Once decoded, the reservation is what the decoded body holds: the body as sent
-/// and the decoder are freed.
+/// the reservation holds for it.
 ///
 /// - Parameter compressed: The body as sent; freed as soon as it is decoded.
-/// - Returns: `nil` when the body decoded (in ``RequestState/body``), else why it is refused.
+/// - Returns: The decoded body (empty unless it decoded), and how the decoding ended for the request's
+///   ``RequestMachine`` (which then makes its reservation what the decoded body holds).
 func decodeBody(
-    _ compressed: consuming [UInt8], for state: RequestState, context: ServerContext
-) -> RequestState.DiscardReason? {
+    _ compressed: consuming [UInt8], context: ServerContext
+) -> (body: [UInt8], outcome: RequestMachine.Decoding) {
     let compressedBytes = compressed.count
     let bound = context.decodingBytes(compressedBytes: compressedBytes) - ContentCoding.decoderBytes
     var decoded: [UInt8] = []
-    var stopped: RequestState.DiscardReason?
+    var stopped: RequestMachine.Decoding?
     do throws(GzipError) {
         let decoder = try GzipDecompressor()
         var failure: GzipError?
@@ -36,8 +36,7 @@ func decodeBody(
                     }
                     guard length + context.reservedTrailingCapacity <= bound else {
                         // Past deflate's ratio: not gzip as zlib writes it; never held outside the reservation.
-                        state.refusedBytes = compressedBytes + length + context.reservedTrailingCapacity
-                        stopped = .overBudget
+                        stopped = .overBudget(needed: compressedBytes + length + context.reservedTrailingCapacity)
                         return false
                     }
                     if length > decoded.capacity {
@@ -55,20 +54,13 @@ func decodeBody(
         if let failure { throw failure }
         if stopped == nil { try decoder.finish() }
     } catch .outOfMemory {
-        state.refusedBytes = compressedBytes + bound + ContentCoding.decoderBytes
-        stopped = .overBudget
+        stopped = .overBudget(needed: compressedBytes + bound + ContentCoding.decoderBytes)
     } catch {
         stopped = .refused(.undecodableContent(error.description))
     }
     _ = consume compressed
-    // The body as sent and the decoder are gone; what is held now is the decoded body.
-    let holding = stopped == nil ? decoded.capacity : 0
-    if holding < state.reserved {
-        context.budget.release(state.reserved - holding)
-        state.reserved = holding
-    }
-    if stopped == nil { state.body = decoded }
-    return stopped
+    if let stopped { return ([], stopped) }
+    return (decoded, .decoded(bytes: decoded.count, capacity: decoded.capacity))
 }
 
 /// The handler's answer in the coding the request prefers: marked `Vary: Accept-Encoding`, and gzipped when the
@@ -104,8 +96,7 @@ func encode(_ response: consuming HTTPResponse, for state: RequestState, context
             context.budget.release(GzipCompressor.memoryBytes)
             return response
         }
-        state.reserved += GzipCompressor.memoryBytes
-        state.streamCompressor = compressor
+        state.streamCompressor = compressor  // (its memory joins the reservation with the answer's size)
         response.headers.replaceOrAdd(name: "Content-Encoding", value: ContentCoding.gzip.rawValue)
         return response
     }

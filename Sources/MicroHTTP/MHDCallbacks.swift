@@ -1,29 +1,31 @@
-// The C callbacks libmicrohttpd calls on its connection threads. They are global functions (never
-// closures written in main.swift, which Swift 6 would infer as @MainActor) and they copy every
-// borrowed C buffer before returning.
+// The C callbacks libmicrohttpd calls on its connection threads, and the carrying out of each request's
+// RequestMachine. They are global functions (never closures written in main.swift, which Swift 6 would infer
+// as @MainActor) and they copy every borrowed C buffer before returning.
 //
 // Per-connection: the connection-notify callback creates a ConnectionState (the request deadline) at the
 // connection's start and hands the socket to the janitor for a lingering close at its end.
 //
-// Per-request protocol (libmicrohttpd 0.9.75, MHD_ALLOW_SUSPEND_RESUME):
-//   1. URI-log callback: request line parsed → allocate RequestState, becomes the request's con_cls.
-//   2. Access handler, first call (upload_data NULL): head complete → copy method, headers, address and
-//      check the framing (RequestHead: 400, 411 or 501 and close); answer 413 at once if Content-Length is
-//      over the limit, 415 if the body's Content-Encoding is not gzip or identity; reserve the request's memory
-//      in the budget (a gzip body's: itself and what its decoding can hold), or suspend the
-//      connection until the budget decides (libmicrohttpd then repeats the first call, and the body is read,
-//      or discarded and answered 503).
-//   3. Access handler with size > 0: body chunk → append (a gzip body as sent), or discard past the limit;
-//      consume it.
-//   4. Access handler with size 0 after the head: body complete → a gzip body suspends the connection and is
-//      decoded on the decoding pool (MHDCallbacks+ContentCoding.swift; its threads run below the compute
-//      threads, so a bomb flood takes only the cores the requests' work leaves), then its work is reserved
-//      (waiting for room as a head does) and computed on the compute pool. Any other: a light request (body
-//      under inlineBodyLimit) is answered here; a heavy one suspends the connection and goes to the compute
-//      pool, which resumes the connection with the answer (libmicrohttpd then repeats the last call, which
-//      queues it). Either way the answer is gzipped if the request prefers it.
-//   5. Completion callback (always, also on client abort or daemon stop): give back the request's budget,
-//      release RequestState.
+// Per-request (libmicrohttpd 0.9.75, MHD_ALLOW_SUSPEND_RESUME): what happens to a request is decided by its
+// RequestMachine (RequestMachine.swift: the head's refusals, admission by the memory budget, the body, the
+// deadline, the answer and every reservation); these callbacks tell it what happened and carry out its actions
+// (``perform(_:for:on:chunk:context:)``):
+//   1. URI-log callback: request line parsed → allocate RequestState and its machine, the request's con_cls.
+//   2. Access handler, first call (upload_data NULL): head complete → copy method, headers, address, check the
+//      framing (RequestHead) → .headReceived.
+//   3. Access handler after a resume (the budget decided, or an answer was computed off the connection
+//      thread; libmicrohttpd repeats the last call) → .resumed.
+//   4. Access handler with size > 0: body chunk → .bodyChunk (the chunk is copied or not, and consumed); with
+//      size 0 after the head → .bodyComplete.
+//   5. The budget's decisions → .budgetGranted / .budgetRefused (a wait's, from any thread); the decoding pool
+//      (gzip bodies, MHDCallbacks+ContentCoding.swift: below the compute threads' priority, so a bomb flood
+//      takes only the cores the requests' work leaves) and the compute pool → .decoded, .answerComputed,
+//      .workRefused, on their threads while the connection is suspended.
+//   6. Completion callback (always, also on client abort or daemon stop) → .completed (what the request still
+//      holds goes back to the budget); RequestState is released.
+// An event that arrives while the request is being received (its head, the resume after admission, its body)
+// is told under the connection's lock, as .deadlinePassed instead when the janitor has cut the connection (it
+// answered 408), and the deadline change the machine asks for is made under the same lock
+// (``receiving(_:for:context:publishing:)``): exactly one of the two answers.
 
 internal import CMicroHTTPD
 internal import Gzip
@@ -37,8 +39,8 @@ import Darwin
 
 /// A `struct MHD_Connection *` handed to another thread while its connection is suspended.
 ///
-/// `@unchecked Sendable`: the other thread only calls `MHD_resume_connection` on it, once, which libmicrohttpd
-/// allows from any thread; the connection cannot be freed while suspended, and the server resumes every
+/// `@unchecked Sendable`: the other thread only resumes it (`MHD_resume_connection`, once per suspension), which
+/// libmicrohttpd allows from any thread; the connection cannot be freed while suspended, and the server resumes every
 /// suspended connection (waiting for the compute threads) before it stops the daemon.
 private struct SuspendedConnection: @unchecked Sendable {
     let pointer: OpaquePointer
@@ -103,7 +105,7 @@ func microHTTPURILog(
 ) -> UnsafeMutableRawPointer? {
     guard let cls else { return nil }
     let context = Unmanaged<ServerContext>.fromOpaque(cls).takeUnretainedValue()
-    let state = RequestState(target: uri.map { String(cString: $0) } ?? "/")
+    let state = RequestState(target: uri.map { String(cString: $0) } ?? "/", limits: context.requestLimits)
     if let uri {
         let start = UInt(bitPattern: uri)
         state.targetSpan = start..<start + UInt(strlen(uri))
@@ -132,10 +134,8 @@ func microHTTPRequestCompleted(
     requestContext.pointee = nil
     let state = Unmanaged<RequestState>.fromOpaque(raw).takeRetainedValue()
     let context = Unmanaged<ServerContext>.fromOpaque(cls).takeUnretainedValue()
-    if state.reserved > 0 {
-        context.budget.release(state.reserved)
-        state.reserved = 0
-    }
+    // (Completion asks only to give back what the request still holds.)
+    for case .release(let bytes) in state.machine.handle(.completed) { context.budget.release(bytes) }
     // The next request's deadline runs from now.
     state.connection?.guarded.withLock { guarded in
         guarded.awaitingHead = false
@@ -150,7 +150,8 @@ func microHTTPRequestCompleted(
     context.inFlightRequests.subtract(1, ordering: .relaxed)
 }
 
-/// The access handler (`MHD_AccessHandlerCallback`).
+/// The access handler (`MHD_AccessHandlerCallback`): tells the request's machine what the call means in its
+/// state.
 func microHTTPAccessHandler(
     _ cls: UnsafeMutableRawPointer?,
     _ connection: OpaquePointer?,
@@ -169,65 +170,36 @@ func microHTTPAccessHandler(
         state = Unmanaged<RequestState>.fromOpaque(raw).takeUnretainedValue()
     } else {
         // Defensive: the URI-log callback always runs first, but never rely on it for memory safety.
-        state = RequestState(target: url.map { String(cString: $0) } ?? "/")
+        state = RequestState(target: url.map { String(cString: $0) } ?? "/", limits: context.requestLimits)
         context.inFlightRequests.add(1, ordering: .relaxed)
         requestContext.pointee = Unmanaged.passRetained(state).toOpaque()
     }
 
-    switch state.phase {
+    switch state.machine.state {
     case .awaitingHead:
         return readHead(of: state, method: method, version: version, connection: connection, context: context)
-
     case .awaitingAdmission:
-        // Resumed: the budget has decided (libmicrohttpd repeats the first call). A refused request's body is
-        // read and thrown away before the 503, so that the client, still sending, receives the answer (closing
-        // on unread bytes would reset the connection and lose it).
-        if state.admitted {
-            state.phase = .readingBody
-        } else {
-            state.body = []
-            state.phase = .discardingBody
-            state.discardReason = .overBudget
-        }
-        // The body, kept or thrown away, must now arrive within the request timeout.
-        let receiving = state.connection?.guarded.withLock { guarded in
-            guard !guarded.cut else { return false }
-            guarded.deadline = ContinuousClock.now.advanced(by: context.requestTimeout)
-            return true
-        }
-        return receiving == false ? .NO : .YES
-
-    case .readingBody, .discardingBody:
-        // Cut at its deadline (the janitor answered 408): close.
-        if state.connection?.guarded.withLock({ $0.cut }) == true { return .NO }
-        let size = uploadDataSize.pointee
-        if size > 0 {
-            uploadDataSize.pointee = 0
-            return consumeChunk(uploadData, size: size, into: state, context: context)
-        }
-        return answer(state, on: connection, context: context)
-
-    case .computing:
-        // Not called while suspended; swallow anything else.
-        uploadDataSize.pointee = 0
-        return .YES
-
+        // Resumed: the budget has decided (libmicrohttpd repeats the first call).
+        return perform(receiving(.resumed, for: state, context: context), for: state, on: connection, context: context)
     case .answerReady:
-        // Resumed by the compute thread (libmicrohttpd repeats the last call).
-        state.phase = .answered
-        let response = state.answer ?? context.overloadResponse(.shuttingDown, to: state)
-        state.answer = nil
-        return send(response, for: state, on: connection, context: context)
-
-    case .answered:
-        // libmicrohttpd stops calling once a response is queued; swallow anything else.
+        // Resumed by the thread that computed the answer (libmicrohttpd repeats the last call).
+        return perform(state.machine.handle(.resumed), for: state, on: connection, context: context)
+    case .readingBody, .discardingBody:
+        let size = uploadDataSize.pointee
+        let actions = receiving(size > 0 ? .bodyChunk(size: size) : .bodyComplete, for: state, context: context)
         uploadDataSize.pointee = 0
-        return .YES
+        return perform(actions, for: state, on: connection, chunk: (uploadData, size), context: context)
+    default:
+        // Not called while suspended, nor once an answer is queued: the machine swallows anything else.
+        let size = uploadDataSize.pointee
+        uploadDataSize.pointee = 0
+        let actions = state.machine.handle(size > 0 ? .bodyChunk(size: size) : .bodyComplete)
+        return perform(actions, for: state, on: connection, context: context)
     }
 }
 
-/// First access-handler call: copies the head out of C, checks its framing, decides whether the body is
-/// acceptable, and reserves the request's memory (or suspends the connection until the budget decides).
+/// First access-handler call: copies the head out of C, checks its framing, and tells the machine what the
+/// check decided.
 private func readHead(
     of state: RequestState,
     method: UnsafePointer<CChar>?,
@@ -245,176 +217,179 @@ private func readHead(
        info.pointee.connection_timeout != context.connectionTimeoutSeconds {
         _ = CMicroHTTPD_set_connection_timeout(connection, context.connectionTimeoutSeconds)
     }
-    let stillReceiving = state.connection?.guarded.withLock { guarded in
+    let declared = head.contentLength.flatMap { Int($0) }
+    let coding: RequestMachine.BodyCoding
+    if (declared ?? 0) > 0 {  // (the coding of a head without a body is never looked at)
+        switch ContentCoding.ofRequestBody(state.headers) {
+        case .success(.identity): coding = .identity
+        case .success(.gzip): coding = .gzip
+        case .failure(let unsupported): coding = .unsupported(unsupported.value)
+        }
+    } else {
+        coding = .identity
+    }
+    let checked = RequestMachine.Head(
+        framingRefusal: head.violation.map(HTTPServer.Refusal.malformed) ?? head.transferCodingRefusal(),
+        declaredLength: declared, chunked: head.transferEncodingFields > 0, coding: coding,
+        estimate: context.estimate(method: state.method, path: String(state.path)))
+    let actions = receiving(.headReceived(checked), for: state, context: context) { guarded in
         guarded.awaitingHead = false
         guarded.method = state.method
         guarded.headers = state.headers
-        return !guarded.cut
     }
-    if stillReceiving == false { return .NO }  // cut at its deadline while the head arrived
-
-    // Framing first: nothing of a body whose length is in doubt is read.
-    if let refusal = head.violation.map(HTTPServer.Refusal.malformed) ?? head.transferCodingRefusal() {
-        return refuse(state, refusal, on: connection, context: context)
-    }
-
-    let declared = head.contentLength.flatMap { Int($0) }
-    if let declared, declared > context.maxBodyBytes {
-        return refuse(state, .contentTooLarge(limit: context.maxBodyBytes), on: connection, context: context)
-    }
-    // A gzip body is decoded as it arrives (the limit and the budget then count decoded bytes); any other
-    // content coding is refused before its body is read.
-    if (declared ?? 0) > 0 {
-        switch ContentCoding.ofRequestBody(state.headers) {
-        case .success(.identity): break
-        case .success(.gzip):
-            state.gzipBody = true
-        case .failure(let unsupported):
-            return refuse(state, .unsupportedContentCoding(unsupported.value), on: connection, context: context)
-        }
-    }
-
-    if let declared { state.body.reserveCapacity(declared + (state.gzipBody ? 0 : context.reservedTrailingCapacity)) }
-    // A gzip body: itself and what its decoding can hold now, its work once its decoded size is known
-    // (decodeOnPool).
-    let needed = state.gzipBody
-        ? (declared ?? 0) + context.decodingBytes(compressedBytes: declared ?? 0)
-        : context.estimate(state, bodyBytes: declared ?? 0)
-    // Light: a body known to stay under the inline limit (probes, metrics, small diffs). It may use the
-    // budget's light reserve, so that a budget full of large requests still answers probes at once. A gzip
-    // body's decoded size is not known.
-    let chunked = head.transferEncodingFields > 0  // (its length unknown at the head)
-    let light = (declared ?? 0) < context.inlineBodyLimit && !chunked && !state.gzipBody
-    if context.budget.tryReserve(needed, light: light) {
-        state.reserved = needed
-        state.phase = .readingBody
-        return .YES
-    }
-    // No room now: wait for it with the connection suspended (the connection thread serves others meanwhile);
-    // the request deadline stops (the admission timeout bounds the wait) and starts again for the body.
-    state.phase = .awaitingAdmission
-    state.connection?.guarded.withLock { $0.deadline = nil }
-    state.refusedBytes = needed
-    MHD_suspend_connection(connection)
-    let suspended = SuspendedConnection(pointer: connection)
-    context.budget.reserve(needed, light: light, waitingAtMost: context.admissionTimeout) { admitted in
-        if admitted { state.reserved = needed }
-        state.admitted = admitted
-        suspended.resume()
-    }
-    return .YES
+    return perform(actions, for: state, on: connection, context: context)
 }
 
-/// A body chunk: append it (growing the reservation of a body of unknown length), or discard it once past
-/// the limit or the budget; cut the connection if a client keeps sending far past the limit.
-private func consumeChunk(
-    _ data: UnsafePointer<CChar>?,
-    size: Int,
-    into state: RequestState,
-    context: ServerContext
-) -> MHD_Result {
-    if state.phase == .readingBody {
-        let length = state.body.count + size
-        if length <= context.maxBodyBytes, let data {
-            // (A gzip body's bytes, at most its Content-Length, were reserved with it at the head.)
-            if state.gzipBody || reserve(forBodyOf: length, state: state, context: context) {
-                state.appendBody(data, count: size)
-                return .YES
+/// Tells the machine an event that arrives while the request is being received, under the connection's lock:
+/// `.deadlinePassed` instead when the janitor has cut the connection (it has answered 408), and the deadline
+/// changes the machine asks for made before the lock is let go, so that the janitor and this thread never both
+/// answer.
+/// - Parameter publish: Updates what the janitor knows of the request (for its 408), under the same lock.
+/// - Returns: The machine's other actions.
+private func receiving(
+    _ event: RequestMachine.Event, for state: RequestState, context: ServerContext,
+    publishing publish: (inout ConnectionState.Guarded) -> Void = { _ in }
+) -> [RequestMachine.Action] {
+    guard let connection = state.connection else { return state.machine.handle(event) }
+    return connection.guarded.withLock { guarded in
+        publish(&guarded)
+        let actions = state.machine.handle(guarded.cut ? .deadlinePassed : event)
+        return actions.filter { action in
+            switch action {
+            case .restartDeadline: guarded.deadline = ContinuousClock.now.advanced(by: context.requestTimeout)
+            case .stopDeadline: guarded.deadline = nil
+            default: return true
             }
-            state.discardReason = .overBudget
-        } else {
-            state.discardReason = .refused(.contentTooLarge(limit: context.maxBodyBytes))
-        }
-        state.phase = .discardingBody
-        state.discardedBytes = state.body.count
-        state.body = []
-        // The body is gone: so is its reservation (the refusal is a few hundred bytes).
-        context.budget.release(state.reserved)
-        state.reserved = 0
-    }
-    state.discardedBytes += size
-    // Returning NO makes libmicrohttpd close the connection without a response.
-    return state.discardedBytes - context.maxBodyBytes > context.overflowDrainLimit ? .NO : .YES
-}
-
-/// Makes the request's reservation cover a body of `length` bytes (only a body of unknown length grows past
-/// what the head reserved): asks for the room of twice the length at once, so a growing body asks
-/// O(log n) times, and for just enough if that does not fit.
-func reserve(forBodyOf length: Int, state: RequestState, context: ServerContext) -> Bool {
-    let needed = context.estimate(state, bodyBytes: length)
-    guard needed > state.reserved else { return true }
-    let ample = context.estimate(state, bodyBytes: min(context.maxBodyBytes, max(2 * length, 64 * 1024)))
-    for target in [ample, needed] where context.budget.tryReserve(target - state.reserved) {
-        state.reserved = target
-        return true
-    }
-    state.refusedBytes = needed
-    return false
-}
-
-/// Last access-handler call of a body: answers a refused body's refusal; hands a gzip body to
-/// ``decodeOnPool(_:on:context:)`` and any other to ``dispatch(_:on:context:)``.
-private func answer(_ state: RequestState, on connection: OpaquePointer, context: ServerContext) -> MHD_Result {
-    // Complete: the deadline no longer applies, unless the janitor cut the request first.
-    let received = state.connection?.guarded.withLock { guarded in
-        guard !guarded.cut else { return false }
-        guarded.deadline = nil
-        return true
-    }
-    if received == false { return .NO }
-    if state.phase == .discardingBody {
-        state.phase = .answered
-        switch state.discardReason {
-        case .refused(let refusal):
-            return queue(
-                context.refusal(refusal, method: state.method, path: String(state.path), headers: state.headers),
-                on: connection, forceClose: true)
-        case .overBudget:
-            let overload = HTTPServer.Overload.memoryBudgetExhausted(
-                needed: state.refusedBytes, capacity: context.budget.capacity)
-            return queue(context.overloadResponse(overload, to: state), on: connection, forceClose: true)
+            return false
         }
     }
-    if state.gzipBody { return decodeOnPool(state, on: connection, context: context) }
-    return dispatch(state, on: connection, context: context)
 }
 
-/// Hands a complete, accepted body to the handler: answers a light request here; suspends the connection and
-/// hands a heavy one to the compute pool.
-private func dispatch(_ state: RequestState, on connection: OpaquePointer, context: ServerContext) -> MHD_Result {
+/// Carries out the machine's actions in order, and tells it what they find (the budget's answers, the answers
+/// built); called on the connection thread, or on the thread that holds the suspended request.
+/// - Parameter chunk: The body chunk of a `.bodyChunk` event (borrowed from libmicrohttpd for this call).
+/// - Returns: What the access handler returns: `.NO` closes the connection.
+@discardableResult
+private func perform(
+    _ actions: [RequestMachine.Action], for state: RequestState, on connection: OpaquePointer,
+    chunk: (data: UnsafePointer<CChar>?, size: Int) = (nil, 0), context: ServerContext
+) -> MHD_Result {
+    var result = MHD_Result.YES
+    for action in actions {
+        switch action {
+        case .close:
+            return .NO
+        case .restartDeadline:
+            let deadline = ContinuousClock.now.advanced(by: context.requestTimeout)
+            state.connection?.guarded.withLock { $0.deadline = deadline }
+        case .stopDeadline:
+            state.connection?.guarded.withLock { $0.deadline = nil }
+        case .reserveBodyCapacity(let bytes):
+            state.body.reserveCapacity(bytes)
+        case .tryReserve(let bytes, let light):
+            let granted = context.budget.tryReserve(bytes, light: light)
+            let next = state.machine.handle(granted ? .budgetGranted : .budgetRefused)
+            result = perform(next, for: state, on: connection, chunk: chunk, context: context)
+        case .waitForRoom(let bytes, let light):
+            let suspended = SuspendedConnection(pointer: connection)
+            context.budget.reserve(bytes, light: light, waitingAtMost: context.admissionTimeout) { admitted in
+                let next = state.machine.handle(admitted ? .budgetGranted : .budgetRefused)
+                perform(next, for: state, on: suspended.pointer, context: context)
+            }
+        case .release(let bytes):
+            context.budget.release(bytes)
+        case .forceReserve(let bytes):
+            context.budget.forceReserve(bytes)
+        case .suspend:
+            MHD_suspend_connection(connection)
+        case .resume:
+            SuspendedConnection(pointer: connection).resume()
+        case .appendChunk:
+            // (libmicrohttpd never passes a chunk without its bytes.)
+            if let data = chunk.data { state.appendBody(data, count: chunk.size) }
+        case .dropBody:
+            state.body = []
+        case .decode(let precedence):
+            let suspended = SuspendedConnection(pointer: connection)
+            decodeOnPool(state, precedence: precedence, resuming: suspended, context: context)
+        case .compute:
+            computeOnPool(state, resuming: SuspendedConnection(pointer: connection), context: context)
+        case .computeInline:
+            let response = encode(context.handler(request(of: state, context: context)), for: state, context: context)
+            result = computed(response, for: state, on: connection, context: context)
+        case .respond(let answer, let closing):
+            result = queue(response(to: answer, of: state, context: context), on: connection, forceClose: closing)
+        case .finish(let answer):
+            let built = response(to: answer, of: state, context: context)
+            result = computed(built, for: state, on: connection, context: context)
+        case .holdAnswer(let answer):
+            state.answer = response(to: answer, of: state, context: context)
+        case .send(let closing, let handingOver):
+            let response = state.answer ?? context.overloadResponse(.shuttingDown, to: state)
+            state.answer = nil
+            result = send(
+                response, for: state, closing: closing, handingOver: handingOver, on: connection, context: context)
+        }
+    }
+    return result
+}
+
+/// Holds an answer computed for the request and tells the machine what it holds.
+@discardableResult
+private func computed(
+    _ response: HTTPResponse, for state: RequestState, on connection: OpaquePointer, context: ServerContext
+) -> MHD_Result {
+    state.answer = response
+    let size: RequestMachine.AnswerSize = response.stream == nil
+        ? .whole(bytes: response.body.count)
+        : .streamed(compressorBytes: state.streamCompressor == nil ? 0 : GzipCompressor.memoryBytes)
+    return perform(state.machine.handle(.answerComputed(size)), for: state, on: connection, context: context)
+}
+
+/// The answer the server gives itself.
+private func response(
+    to answer: RequestMachine.Answer, of state: RequestState, context: ServerContext
+) -> HTTPResponse {
+    switch answer {
+    case .refusal(let refusal):
+        context.refusal(refusal, method: state.method, path: String(state.path), headers: state.headers)
+    case .overload(let reason):
+        context.overloadResponse(reason, to: state)
+    }
+}
+
+/// The request with its body, taken out of the state.
+private func request(of state: RequestState, context: ServerContext) -> HTTPRequest {
     let (path, query) = state.pathAndQuery
     let body = state.takeBody(zeroingTrailing: context.reservedTrailingCapacity)
-    let bodyBytes = body.count
-    let request = HTTPRequest(method: state.method, path: path, query: query, headers: state.headers, body: body)
-
-    if bodyBytes < context.inlineBodyLimit {
-        state.phase = .answered
-        let response = encode(context.handler(request), for: state, context: context)
-        settle(state, answer: response, context: context)
-        return send(response, for: state, on: connection, context: context)
-    }
-
-    state.phase = .computing
-    MHD_suspend_connection(connection)
-    let suspended = SuspendedConnection(pointer: connection)
-    let pending = PendingRequest(request)
-    submit(for: state, resuming: suspended, context: context) {
-        compute(pending.take(), for: state, resuming: suspended, context: context)
-    }
-    return .YES
+    return HTTPRequest(method: state.method, path: path, query: query, headers: state.headers, body: body)
 }
 
-/// Runs the handler on `request` (on a compute thread) and resumes the suspended connection with the answer.
-private func compute(
-    _ request: HTTPRequest, for state: RequestState, resuming suspended: SuspendedConnection, context: ServerContext
+/// Hands the request to the compute pool, whose thread runs the handler and tells the machine the answer.
+private func computeOnPool(_ state: RequestState, resuming suspended: SuspendedConnection, context: ServerContext) {
+    let pending = PendingRequest(request(of: state, context: context))
+    submit(for: state, resuming: suspended, context: context) {
+        let response = encode(context.handler(pending.take()), for: state, context: context)
+        computed(response, for: state, on: suspended.pointer, context: context)
+    }
+}
+
+/// Hands a whole gzip body to the decoding pool (``decodeBody(_:context:)``), whose threads run below the
+/// compute threads' priority: a flood of gzip bombs takes the cores only when the requests' own work leaves them
+/// free, and never holds a connection thread and every connection on it.
+private func decodeOnPool(
+    _ state: RequestState, precedence: Int, resuming suspended: SuspendedConnection, context: ServerContext
 ) {
-    let response = encode(context.handler(request), for: state, context: context)
-    settle(state, answer: response, context: context)
-    finish(state, with: response, resuming: suspended)
+    let compressed = PendingBody(state.takeBody(zeroingTrailing: 0))
+    submit(for: state, resuming: suspended, context: context, to: context.decodePool, precedence: precedence) {
+        let (body, outcome) = decodeBody(compressed.take(), context: context)
+        state.body = body
+        perform(state.machine.handle(.decoded(outcome)), for: state, on: suspended.pointer, context: context)
+    }
 }
 
 /// Submits `work` to `pool` (the compute pool unless given) for a suspended connection; when the pool cancels it
-/// (shutdown) or cannot take it (its queue is full, or it is closed), the connection is resumed with a 503.
+/// (shutdown) or cannot take it (its queue is full, or it is closed), the machine is told `.workRefused`.
 private func submit(
     for state: RequestState, resuming suspended: SuspendedConnection, context: ServerContext,
     to pool: ComputePool? = nil, precedence: Int = 0, _ work: @escaping @Sendable () -> Void
@@ -423,107 +398,21 @@ private func submit(
     let job = ComputePool.Job(
         run: work,
         cancel: {
-            settle(state, answerBytes: 0, context: context)
-            finish(state, with: context.overloadResponse(.shuttingDown, to: state), resuming: suspended)
+            let next = state.machine.handle(.workRefused(.shuttingDown))
+            perform(next, for: state, on: suspended.pointer, context: context)
         },
         precedence: precedence)
     if !pool.submit(job) {
-        settle(state, answerBytes: 0, context: context)
         let reason: HTTPServer.Overload = context.isShuttingDown.load(ordering: .relaxed)
             ? .shuttingDown : .computeQueueFull(limit: pool.queueLimit)
-        finish(state, with: context.overloadResponse(reason, to: state), resuming: suspended)
+        perform(state.machine.handle(.workRefused(reason)), for: state, on: suspended.pointer, context: context)
     }
 }
 
-/// Hands a suspended request's answer to its connection thread: libmicrohttpd repeats the last access-handler
-/// call, which queues it (``RequestState/Phase/answerReady``).
-/// - Parameter closing: Whether the connection closes after the answer (a refusal, a 503 for the budget).
-private func finish(
-    _ state: RequestState, with response: HTTPResponse, closing: Bool = false, resuming suspended: SuspendedConnection
-) {
-    state.answer = response
-    state.closesAfterAnswer = closing
-    state.phase = .answerReady
-    suspended.resume()
-}
-
-/// A gzip body, whole: suspends the connection and decodes it on the decoding pool
-/// (``decodeBody(_:for:context:)``), whose threads run below the compute threads' priority: a flood of gzip bombs
-/// takes the cores only when the requests' own work leaves them free, and never holds a connection thread and
-/// every connection on it. A body that does not decode, or decodes past the limit, is answered its refusal (and
-/// the connection closed); a decoded one gets the room its work needs, waiting for it as a head waits (holding
-/// only its decoded bytes), and is computed on the compute pool.
-private func decodeOnPool(_ state: RequestState, on connection: OpaquePointer, context: ServerContext) -> MHD_Result {
-    state.phase = .computing
-    MHD_suspend_connection(connection)
-    let suspended = SuspendedConnection(pointer: connection)
-    let body = state.takeBody(zeroingTrailing: 0)
-    // The larger body as sent first: its decoding costs the least per byte the client sent (a bomb, a few
-    // kilobytes that decode to the limit, the most), so a flood of bombs does not hold up bodies sent in full.
-    let precedence = body.count
-    let compressed = PendingBody(body)
-    submit(for: state, resuming: suspended, context: context, to: context.decodePool, precedence: precedence) {
-        if let reason = decodeBody(compressed.take(), for: state, context: context) {
-            let response: HTTPResponse
-            switch reason {
-            case .refused(let refusal):
-                response = context.refusal(
-                    refusal, method: state.method, path: String(state.path), headers: state.headers)
-            case .overBudget:
-                response = context.overloadResponse(
-                    .memoryBudgetExhausted(needed: state.refusedBytes, capacity: context.budget.capacity), to: state)
-            }
-            settle(state, answer: response, context: context)
-            finish(state, with: response, closing: true, resuming: suspended)
-            return
-        }
-        // The decoded body's work: what the reservation lacks, asked for now or waited for.
-        let needed = context.estimate(state, bodyBytes: state.body.count)
-        // The work itself runs on the compute pool, at the compute threads' priority.
-        let computeDecoded: @Sendable () -> Void = {
-            submit(for: state, resuming: suspended, context: context) {
-                compute(decodedRequest(state, context: context), for: state, resuming: suspended, context: context)
-            }
-        }
-        if needed <= state.reserved {
-            context.budget.release(state.reserved - needed)
-            state.reserved = needed
-            computeDecoded()
-            return
-        }
-        if context.budget.tryReserve(needed - state.reserved) {
-            state.reserved = needed
-            computeDecoded()
-            return
-        }
-        state.refusedBytes = needed
-        let holding = state.reserved
-        context.budget.reserve(needed - holding, waitingAtMost: context.admissionTimeout) { admitted in
-            guard admitted else {
-                let response = context.overloadResponse(
-                    .memoryBudgetExhausted(needed: needed, capacity: context.budget.capacity), to: state)
-                settle(state, answer: response, context: context)
-                finish(state, with: response, closing: true, resuming: suspended)
-                return
-            }
-            state.reserved = needed
-            computeDecoded()  // (from the thread that freed the room, or this one)
-        }
-    }
-    return .YES
-}
-
-/// The request with its decoded body, taken out of the state.
-private func decodedRequest(_ state: RequestState, context: ServerContext) -> HTTPRequest {
-    let (path, query) = state.pathAndQuery
-    let body = state.takeBody(zeroingTrailing: context.reservedTrailingCapacity)
-    return HTTPRequest(method: state.method, path: path, query: query, headers: state.headers, body: body)
-}
-
-/// A gzip body on its way to the compute thread that decodes it; taken out there, so it is freed once decoded.
+/// A gzip body on its way to the thread that decodes it; taken out there, so it is freed once decoded.
 ///
-/// `@unchecked Sendable`: created on the connection thread, then used only by the one compute thread that runs
-/// the job (the pool's queue lock orders the two).
+/// `@unchecked Sendable`: created on the connection thread, then used only by the one thread that runs the job
+/// (the pool's queue lock orders the two).
 private final class PendingBody: @unchecked Sendable {
     private var bytes: [UInt8]?
 
@@ -535,82 +424,41 @@ private final class PendingBody: @unchecked Sendable {
     }
 }
 
-/// Answers a request the server refuses before reading its body, and closes the connection after the answer.
-///
-/// Queued on the first access-handler call, whatever the method: libmicrohttpd 0.9.75 then reads none of the
-/// body (`MHD_queue_response` in the head-processed state sets `discard_request` and the upload size to 0), sends
-/// no `100 Continue`, and closes the connection after the answer; the janitor's lingering close drains what the
-/// client still sends, so that the answer reaches it rather than a reset.
-private func refuse(
-    _ state: RequestState, _ refusal: HTTPServer.Refusal, on connection: OpaquePointer, context: ServerContext
-) -> MHD_Result {
-    state.phase = .answered
-    state.connection?.guarded.withLock { $0.deadline = nil }
-    return queue(
-        context.refusal(refusal, method: state.method, path: String(state.path), headers: state.headers), on: connection,
-        forceClose: true)
-}
-
-/// Once the answer exists, the request holds only the answer (and libmicrohttpd's copy or buffer of it)
-/// until it has been sent: the rest of its reservation goes back to the budget. An answer written while it is
-/// sent keeps the whole reservation, which covers what its writer holds (the pipe gives it back).
-private func settle(_ state: RequestState, answer: HTTPResponse, context: ServerContext) {
-    guard answer.stream == nil else { return }
-    settle(state, answerBytes: answer.body.count, context: context)
-}
-
-/// Sets the request's reservation to what an answer of `answerBytes` bytes holds until it has been sent.
-private func settle(_ state: RequestState, answerBytes: Int, context: ServerContext) {
-    let holding = answerBytes + (answerBytes >= streamedAnswerBytes ? streamedBlockBytes : 0) + responseObjectBytes
-    if holding < state.reserved {
-        context.budget.release(state.reserved - holding)
-    } else if holding > state.reserved {
-        context.budget.forceReserve(holding - state.reserved)  // the memory is in use already: account for it
-    }
-    state.reserved = holding
-}
-
-/// libmicrohttpd's response object and headers (a streamed answer adds its block buffer, a copied one its copy).
-private let responseObjectBytes = 1024
-
-/// Answers of at least this many bytes are streamed from the Swift array (no copy); smaller ones are copied.
-private let streamedAnswerBytes = 64 * 1024
-
-/// The block libmicrohttpd reads a streamed answer in.
-private let streamedBlockBytes = 64 * 1024
-
 /// Queues an answer; a large one shortens the connection's timeout so that a client that reads nothing of it
 /// loses the connection (and the answer's memory comes back) after the send timeout. The connection closes
-/// after it during shutdown, and when the request's line ends could not be seen as sent
-/// (``RequestHead/closesAfterAnswer(_:)``).
+/// after it when `closing`, during shutdown, and when the request's line ends could not be seen as sent
+/// (``RequestHead/closesAfterAnswer(_:)``). A body written while it is sent takes `handingOver` bytes of the
+/// request's reservation into its pipe.
 private func send(
-    _ response: HTTPResponse, for state: RequestState, on connection: OpaquePointer, context: ServerContext
+    _ response: HTTPResponse, for state: RequestState, closing: Bool, handingOver: Int, on connection: OpaquePointer,
+    context: ServerContext
 ) -> MHD_Result {
-    if response.body.count >= streamedAnswerBytes || response.stream != nil,
+    if response.body.count >= RequestMachine.streamedAnswerBytes || response.stream != nil,
         context.sendTimeoutSeconds < context.connectionTimeoutSeconds || context.connectionTimeoutSeconds == 0
     {
         _ = CMicroHTTPD_set_connection_timeout(connection, context.sendTimeoutSeconds)
     }
-    let closing = context.isShuttingDown.load(ordering: .relaxed) || RequestHead.closesAfterAnswer(state.rawHead)
-        || state.closesAfterAnswer
-    guard let stream = response.stream else { return queue(response, on: connection, forceClose: closing) }
-    guard let pipe = startWriter(of: stream, for: state, on: connection, context: context) else {
+    let closes = closing || context.isShuttingDown.load(ordering: .relaxed)
+        || RequestHead.closesAfterAnswer(state.rawHead)
+    guard let stream = response.stream else { return queue(response, on: connection, forceClose: closes) }
+    guard let pipe = startWriter(of: stream, for: state, reserved: handingOver, on: connection, context: context)
+    else {
         // Written here instead, the answer would stop this connection thread and be held whole outside the budget.
         return queue(context.overloadResponse(.noThreadForAnswer, to: state), on: connection, forceClose: true)
     }
-    return queue(response, on: connection, forceClose: closing, streamingThrough: pipe)
+    return queue(response, on: connection, forceClose: closes, streamingThrough: pipe)
 }
 
 /// Starts the thread that writes `stream` into a new pipe to `connection`, gzipped when ``encode`` chose to;
-/// the request's reservation moves into the pipe. `nil` when the system has no thread to give (the reservation
-/// is then given back).
+/// `reserved` bytes of the request's reservation move into the pipe. `nil` when the system has no thread to
+/// give (the reservation is then given back).
 private func startWriter(
-    of stream: BodyStream, for state: RequestState, on connection: OpaquePointer, context: ServerContext
+    of stream: BodyStream, for state: RequestState, reserved: Int, on connection: OpaquePointer,
+    context: ServerContext
 ) -> AnswerPipe? {
     let pipe = AnswerPipe(
-        connection: connection, budget: context.budget, reserved: state.reserved, registry: context.answerPipes,
+        connection: connection, budget: context.budget, reserved: reserved, registry: context.answerPipes,
         compressor: state.streamCompressor)
-    state.reserved = 0
     state.streamCompressor = nil
     guard let thread = ComputePool.startThread(body: {
         ComputePool.lowerPriority()
@@ -626,8 +474,9 @@ private func startWriter(
 }
 
 /// Hands `response` to libmicrohttpd, queues it and destroys our reference. A body written while it is sent is
-/// read from `pipe`, without a length; a body of at least ``streamedAnswerBytes`` is read by libmicrohttpd from
-/// the Swift array block by block (kept alive until libmicrohttpd frees the response); a smaller one is copied.
+/// read from `pipe`, without a length; a body of at least ``RequestMachine/streamedAnswerBytes`` is read by
+/// libmicrohttpd from the Swift array block by block (kept alive until libmicrohttpd frees the response); a
+/// smaller one is copied.
 /// - Parameter forceClose: Adds `Connection: close` (shutdown, 413, 503).
 /// - Returns: `.NO` when libmicrohttpd could not allocate or queue (it then closes the connection).
 private func queue(
@@ -637,15 +486,16 @@ private func queue(
     if let pipe {
         let reader = Unmanaged.passRetained(pipe).toOpaque()
         created = MHD_create_response_from_callback(
-            UInt64.max /* MHD_SIZE_UNKNOWN */, streamedBlockBytes, microHTTPReadStream, reader, microHTTPFreeStream)
+            UInt64.max /* MHD_SIZE_UNKNOWN */, RequestMachine.streamedBlockBytes, microHTTPReadStream, reader,
+            microHTTPFreeStream)
         if created == nil {
             Unmanaged<AnswerPipe>.fromOpaque(reader).release()
             pipe.readerGone()
         }
-    } else if response.body.count >= streamedAnswerBytes {
+    } else if response.body.count >= RequestMachine.streamedAnswerBytes {
         let body = Unmanaged.passRetained(StreamedBody(response.body)).toOpaque()
         created = MHD_create_response_from_callback(
-            UInt64(response.body.count), streamedBlockBytes, microHTTPReadBody, body, microHTTPFreeBody)
+            UInt64(response.body.count), RequestMachine.streamedBlockBytes, microHTTPReadBody, body, microHTTPFreeBody)
         if created == nil { Unmanaged<StreamedBody>.fromOpaque(body).release() }
     } else {
         created = response.body.withUnsafeBytes { bytes in

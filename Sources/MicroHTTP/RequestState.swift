@@ -1,6 +1,7 @@
 internal import Gzip
 
-/// One request's progress through the access-handler protocol.
+/// What the C callbacks keep for one request beside its ``RequestMachine``: the head, the body and the answer
+/// as Swift values, and where the request arrived.
 ///
 /// Created by the URI-log callback (retained, passed to C as the request's `con_cls`), released in the
 /// completion callback.
@@ -11,57 +12,22 @@ internal import Gzip
 /// through `MHD_resume_connection`, whose mutex and wake-up order that thread's writes before the connection
 /// thread's next access-handler call.
 final class RequestState: @unchecked Sendable {
-    /// Where the access handler is in its protocol.
-    enum Phase {
-        /// Request line seen; the first access-handler call (head complete) has not happened.
-        case awaitingHead
-        /// Suspended until the memory budget admits or refuses the request (``admitted``).
-        case awaitingAdmission
-        /// Head read; body chunks may follow.
-        case readingBody
-        /// The body is being thrown away (``discardReason``): chunks are discarded, the answer is an error.
-        case discardingBody
-        /// Suspended while a compute thread answers (a gzip body: decodes it, waits for room for its work, answers).
-        case computing
-        /// ``answer`` is ready to be queued.
-        case answerReady
-        /// A response has been queued.
-        case answered
-    }
-
-    /// Why a body is thrown away.
-    enum DiscardReason {
-        /// The memory budget had no room for the body: a 503.
-        case overBudget
-        /// The body cannot be taken (too large, its content coding): the answer is the refusal.
-        case refused(HTTPServer.Refusal)
-    }
-
     /// The request target exactly as sent (path and query, or an absolute URI).
     let target: String
     /// The target in origin form (path and query): ``target`` itself, or an absolute-form target's path and query.
     let originTarget: String
-    var phase = Phase.awaitingHead
+    /// Where the request is, and what it holds in the memory budget.
+    var machine: RequestMachine
+    /// The request method (empty until the head is complete).
     var method = ""
+    /// The request headers (empty until the head is complete).
     var headers = HTTPHeaders()
     /// The body as received; a gzip body's decoded bytes once a compute thread has decoded it.
     var body: [UInt8] = []
-    /// Whether the body is sent with `Content-Encoding: gzip` (it is decoded once whole, on the compute pool).
-    var gzipBody = false
-    /// Whether the connection closes after ``answer`` (a refusal or a 503 computed off the connection thread).
-    var closesAfterAnswer = false
-    /// Bytes thrown away while ``Phase/discardingBody``.
-    var discardedBytes = 0
-    var discardReason = DiscardReason.overBudget
-    /// Bytes this request holds in the memory budget; given back in the completion callback.
-    var reserved = 0
-    /// The budget's decision, set while ``Phase/awaitingAdmission``.
-    var admitted = false
-    /// The bytes the request needed when it was refused (for the 503).
-    var refusedBytes = 0
-    /// The answer computed while the connection was suspended.
+    /// The answer computed (off the connection thread while it was suspended), until it is sent.
     var answer: HTTPResponse?
-    /// Compresses an answer written while it is sent, when the client takes gzip (its memory is in ``reserved``).
+    /// Compresses an answer written while it is sent, when the client takes gzip (its memory joins the machine's
+    /// ``RequestMachine/reserved`` with the answer).
     var streamCompressor: GzipCompressor?
     /// The connection the request arrived on (its deadline).
     var connection: ConnectionState?
@@ -72,7 +38,9 @@ final class RequestState: @unchecked Sendable {
     /// libmicrohttpd overwrote their line ends), for the line-end checks.
     var rawHead: RequestHead.RawScan = .unseen
 
-    init(target: String) {
+    /// A request whose line has just been parsed, to `target`, on a server with `limits`.
+    init(target: String, limits: RequestMachine.Limits) {
+        self.machine = RequestMachine(limits: limits)
         self.target = target
         self.originTarget = Self.originForm(of: target)
     }

@@ -10,8 +10,6 @@ final class ServerContext: Sendable {
     let maxBodyBytes: Int
     /// Spare capacity reserved after a body of known length.
     let reservedTrailingCapacity: Int
-    /// Bytes discarded past ``maxBodyBytes`` before the connection is cut without an answer.
-    let overflowDrainLimit: Int
     /// The answers to refused requests (status and `Connection: close` enforced by ``refusal(_:method:path:headers:)``).
     private let refusalResponse: @Sendable (HTTPServer.Refusal, String, String, HTTPHeaders) -> HTTPResponse
     /// Told libmicrohttpd's messages, with the status of an answer libmicrohttpd sent on its own.
@@ -26,10 +24,10 @@ final class ServerContext: Sendable {
     let budget: MemoryBudget
     /// A request's peak memory from its method, path and body size.
     let memoryEstimate: @Sendable (String, String, Int) -> Int
+    /// What each request's ``RequestMachine`` decides with.
+    let requestLimits: RequestMachine.Limits
     /// The longest wait for room in the budget.
     let admissionTimeout: Duration
-    /// Bodies at least this large are computed on the pool.
-    let inlineBodyLimit: Int
     /// The idle timeout, and the shorter one while a large answer waits for its reader, in seconds.
     let connectionTimeoutSeconds: UInt32
     let sendTimeoutSeconds: UInt32
@@ -59,7 +57,6 @@ final class ServerContext: Sendable {
         self.handler = handler
         self.maxBodyBytes = configuration.maxBodyBytes
         self.reservedTrailingCapacity = configuration.reservedTrailingCapacity
-        self.overflowDrainLimit = max(configuration.maxBodyBytes, 1 << 20)
         self.refusalResponse = configuration.refusalResponse
         self.libraryMessage = configuration.libraryMessage
         self.requestTimeout = .seconds(configuration.requestTimeoutSeconds)
@@ -74,11 +71,15 @@ final class ServerContext: Sendable {
         self.budget = configuration.memoryBudget
         self.memoryEstimate = configuration.memoryEstimate
         self.admissionTimeout = configuration.admissionTimeout
-        self.inlineBodyLimit = configuration.inlineBodyLimit
         self.connectionTimeoutSeconds = UInt32(clamping: configuration.connectionTimeoutSeconds)
         self.sendTimeoutSeconds = UInt32(clamping: configuration.sendTimeoutSeconds)
         self.compressionLevel = configuration.compressionLevel
         self.compressionThreshold = configuration.compressionThreshold
+        self.requestLimits = RequestMachine.Limits(
+            maxBodyBytes: configuration.maxBodyBytes, inlineBodyLimit: configuration.inlineBodyLimit,
+            reservedTrailingCapacity: configuration.reservedTrailingCapacity,
+            overflowDrainLimit: max(configuration.maxBodyBytes, 1 << 20),
+            budgetCapacity: configuration.memoryBudget.capacity)
         self.scansRawHeads = configuration.perConnectionMemoryLimit > 32 * 1024
             && configuration.perConnectionMemoryLimit >= Int(RequestHead.pageSize) * 4 / 3
         self.pool = ComputePool(threads: configuration.computeThreads, queueLimit: configuration.computeQueueLimit)
@@ -105,10 +106,11 @@ final class ServerContext: Sendable {
         return response
     }
 
-    /// The bytes a request needs, never less than its body (a gzip body's `bodyBytes` are decoded bytes, once
-    /// known).
-    func estimate(_ state: RequestState, bodyBytes: Int) -> Int {
-        max(bodyBytes, memoryEstimate(state.method, String(state.path), bodyBytes))
+    /// The bytes a request of `method` to `path` needs for a body of a given size, never less than the body (a
+    /// gzip body's bytes are decoded bytes, once known).
+    func estimate(method: String, path: String) -> @Sendable (_ bodyBytes: Int) -> Int {
+        let memoryEstimate = self.memoryEstimate
+        return { bodyBytes in max(bodyBytes, memoryEstimate(method, path, bodyBytes)) }
     }
 
     /// The most the decoding of a gzip body of `compressedBytes` can hold beside the body itself: its decoder,
@@ -116,8 +118,6 @@ final class ServerContext: Sendable {
     /// (``ContentCoding/largestInflation``) and the body limit bound. A gzip request reserves this and its body
     /// before the body is read; the work on the decoded body is reserved once its size is known.
     func decodingBytes(compressedBytes: Int) -> Int {
-        let (bound, overflow) = compressedBytes.multipliedReportingOverflow(by: ContentCoding.largestInflation)
-        let decoded = min(maxBodyBytes, overflow ? maxBodyBytes : bound)
-        return decoded + reservedTrailingCapacity + ContentCoding.decoderBytes
+        requestLimits.decodingBytes(compressedBytes: compressedBytes)
     }
 }
