@@ -187,13 +187,13 @@ package struct ProbeTable {
     /// Probe `index`.
     @inlinable
     package subscript(index: Int) -> JSONProbe {
-        precondition(index >= 0 && index < count, "probe index out of range")
+        assert(index >= 0 && index < count, "probe index out of range")  // (the walk's own indices)
         let base = index * Self.stride
         let textOffset = Int(records.loadUnaligned(fromByteOffset: base + Self.textOffsetOffset, as: UInt32.self))
         let textLength = Int(records.loadUnaligned(fromByteOffset: base + Self.textLengthOffset, as: UInt32.self))
         let repeatOf = records.loadUnaligned(fromByteOffset: base + Self.repeatOfOffset, as: UInt32.self)
         return JSONProbe(
-            text: textOffset ..< textOffset + textLength,
+            text: Range(uncheckedBounds: (textOffset, textOffset + textLength)),
             member: JSONScalar(
                 packed: records.loadUnaligned(fromByteOffset: base + Self.memberOffset, as: UInt64.self),
                 code: records[base + Self.memberKindOffset], inInput: records[base + Self.memberInInputOffset] != 0),
