@@ -154,16 +154,16 @@ enum RequestReader {
             return nil
         default:
             // simdjson has no location past the last token.
-            guard let offset, offset < body.count else { return .malformed(body.count, "unexpected end of input") }
+            guard let offset, offset < body.count else { return .malformed(body.count, SyntaxProblem.Message.endOfInput) }
             let message =
                 switch error {
-                case .object: "expected a member name, ':', ',' or '}' in object"
-                case .array: "expected a value, ',' or ']' in array"
-                case .literal: "invalid literal; expected true, false or null"
-                case .number: "invalid number"
-                case .trailing: "unexpected content after the JSON document"
+                case .object: SyntaxProblem.Message.object
+                case .array: SyntaxProblem.Message.array
+                case .literal: SyntaxProblem.Message.literal
+                case .number: SyntaxProblem.Message.number
+                case .trailing: SyntaxProblem.Message.trailing
                 case .incomplete: "unclosed array or object"
-                default: "expected a JSON value"
+                default: SyntaxProblem.Message.value
                 }
             return .malformed(offset, message)
         }

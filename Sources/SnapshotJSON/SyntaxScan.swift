@@ -22,6 +22,17 @@ struct SyntaxProblem: Error, Equatable {
     static func malformed(_ offset: Int, _ message: String) -> SyntaxProblem {
         SyntaxProblem(offset: offset, kind: .malformed(message: message))
     }
+
+    /// What a 400 says of the syntax errors that both the scan and simdjson report (one wording for each).
+    enum Message {
+        static let object = "expected a member name, ':', ',' or '}' in object"
+        static let array = "expected a value, ',' or ']' in array"
+        static let value = "expected a JSON value"
+        static let literal = "invalid literal; expected true, false or null"
+        static let number = "invalid number"
+        static let trailing = "unexpected content after the JSON document"
+        static let endOfInput = "unexpected end of input"
+    }
 }
 
 extension SourceLocator {
@@ -29,9 +40,9 @@ extension SourceLocator {
     static func firstSyntaxProblem(in bytes: [UInt8], maximumDepth: Int) -> SyntaxProblem? {
         /// What the next token may be.
         enum Expecting { case value, valueOrEnd, key, keyOrEnd, colon, separatorOrEnd, nothing }
-        let objectMessage = "expected a member name, ':', ',' or '}' in object"
-        let arrayMessage = "expected a value, ',' or ']' in array"
-        let endOfInput = SyntaxProblem.malformed(bytes.count, "unexpected end of input")
+        let objectMessage = SyntaxProblem.Message.object
+        let arrayMessage = SyntaxProblem.Message.array
+        let endOfInput = SyntaxProblem.malformed(bytes.count, SyntaxProblem.Message.endOfInput)
 
         var inObject: [Bool] = []  // the open containers, innermost last: object (true) or array (false)
         inObject.reserveCapacity(min(maximumDepth, 16))
@@ -67,14 +78,14 @@ extension SourceLocator {
                     for (step, expected) in literal.enumerated() {
                         guard index + step < bytes.count else { return endOfInput }
                         guard bytes[index + step] == expected else {
-                            return .malformed(index, "invalid literal; expected true, false or null")
+                            return .malformed(index, SyntaxProblem.Message.literal)
                         }
                     }
                     index += literal.count
                 case UInt8(ascii: "-"), UInt8(ascii: "0") ... UInt8(ascii: "9"):
                     do { index = try numberEnd(in: bytes, start: index) } catch { return error }
                 default:
-                    return .malformed(index, "expected a JSON value")
+                    return .malformed(index, SyntaxProblem.Message.value)
                 }
             case .key, .keyOrEnd:
                 if byte == UInt8(ascii: "}") && expecting == .keyOrEnd {
@@ -105,7 +116,7 @@ extension SourceLocator {
                 inObject.removeLast()
                 index += 1
             case .nothing:
-                return .malformed(index, "unexpected content after the JSON document")
+                return .malformed(index, SyntaxProblem.Message.trailing)
             }
             // A value (or a container) ended.
             expecting = inObject.isEmpty ? .nothing : .separatorOrEnd
@@ -182,8 +193,8 @@ extension SourceLocator {
         func isDigit(_ index: Int) -> Bool { index < bytes.count && (UInt8(ascii: "0") ... UInt8(ascii: "9")).contains(bytes[index]) }
         /// At least one digit at `index`: the index past the last one, or the problem.
         func digits(from index: Int) throws(SyntaxProblem) -> Int {
-            guard index < bytes.count else { throw .malformed(bytes.count, "unexpected end of input") }
-            guard isDigit(index) else { throw .malformed(index, "invalid number") }
+            guard index < bytes.count else { throw .malformed(bytes.count, SyntaxProblem.Message.endOfInput) }
+            guard isDigit(index) else { throw .malformed(index, SyntaxProblem.Message.number) }
             var end = index + 1
             while isDigit(end) { end += 1 }
             return end
@@ -192,7 +203,7 @@ extension SourceLocator {
         if bytes[index] == UInt8(ascii: "-") { index += 1 }
         if index < bytes.count && bytes[index] == UInt8(ascii: "0") {
             index += 1
-            if isDigit(index) { throw .malformed(index, "invalid number") }  // a leading zero
+            if isDigit(index) { throw .malformed(index, SyntaxProblem.Message.number) }  // a leading zero
         } else {
             index = try digits(from: index)
         }
