@@ -364,7 +364,7 @@ def gen_layout_duplicates(n):
 
 
 def gen_layout_invalid(n):
-    """/layout where every item is out of range (aspectRatio 0): 422 listing the first 1,000 and counting all."""
+    """/layout where every item is out of range (aspectRatio 0): 422 listing the first 100 and counting all."""
     return layout_body(n, 64, (b36(i) for i in range(n)), ratio="0")
 
 
@@ -392,7 +392,7 @@ def gen_layout_dense_items(n):
 
 
 def gen_diff_dense_layouts(n):
-    """/diff whose options.layouts is n zeros (422: a layout must be an object; the first 1,000 listed)."""
+    """/diff whose options.layouts is n zeros (422: a layout must be an object; the first 100 listed)."""
     return filled('{"old":{"items":[]},"new":{"items":[]},"options":{"layouts":[%s]}}', "0", n,
                   {"items": 0, "sections": 0, "values": n})
 

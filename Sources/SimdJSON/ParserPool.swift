@@ -20,6 +20,10 @@ enum ParserPool {
     /// rather than kept, so what stays allocated between requests is at most this per thread (a parser that read
     /// a ~600 KB body holds about 4 MiB; one of comparisons a few KB).
     static let maximumRetainedBytes = 8 << 20
+    /// What one idle parser may hold: a parser grown by a body of about 1 MB or more (simdjson keeps about 6 bytes
+    /// a byte of it) is destroyed when given back, so that what it holds is not kept through the rest of the
+    /// request that borrowed it (its diff and answer), while one that read a ~600 KB body is kept.
+    static let maximumRetainedBytesEach = 5 << 20
 
     /// A thread's idle parsers (the value of ``key``), destroyed with it.
     private final class Idle {
@@ -59,11 +63,12 @@ enum ParserPool {
     }
 
     /// Keeps `parser` among the calling thread's idle ones (at most ``maximumIdle``, holding at most
-    /// ``maximumRetainedBytes`` together), or destroys it.
+    /// ``maximumRetainedBytes`` together and ``maximumRetainedBytesEach`` each), or destroys it.
     static func recycle(_ parser: OpaquePointer) {
         let idle = idle
-        let retained = idle.parsers.reduce(CSimdJSON_ParserRetainedBytes(parser)) { $0 + CSimdJSON_ParserRetainedBytes($1) }
-        if idle.parsers.count < maximumIdle && retained <= maximumRetainedBytes {
+        let own = CSimdJSON_ParserRetainedBytes(parser)
+        let retained = idle.parsers.reduce(own) { $0 + CSimdJSON_ParserRetainedBytes($1) }
+        if idle.parsers.count < maximumIdle && own <= maximumRetainedBytesEach && retained <= maximumRetainedBytes {
             idle.parsers.append(parser)
         } else {
             CSimdJSON_ParserDestroy(parser)

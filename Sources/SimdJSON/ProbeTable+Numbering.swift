@@ -1,7 +1,8 @@
 extension ProbeTable {
-    /// The number of each probe's member scalar, by probe index: two probes have the same number exactly when
-    /// their scalars are the same (both integers of one value, or both strings of the same unescaped bytes),
-    /// counting from 0 in order of first appearance.
+    /// Numbers the probes' member scalars (``JSONProbe/memberNumber``, written over each probe's hash, which only
+    /// this numbering reads: no array a probe is kept beside the records): two probes have the same number
+    /// exactly when their scalars are the same (both integers of one value, or both strings of the same unescaped
+    /// bytes), counting from 0 in order of first appearance.
     ///
     /// An open-addressing table with linear probing, at most half full, keyed by the walk's hash of each scalar
     /// (``JSONProbe/memberHash``, seeded by the caller). Scalars crafted to collide whatever the seed cannot make
@@ -14,13 +15,13 @@ extension ProbeTable {
     ///   - text: The text walked, which holds the strings written without escapes.
     ///   - unescaped: The unescaped bytes of the strings written with escapes (``WalkResult/unescaped``).
     /// - Complexity: O(*n*) for *n* probes, plus the hashing of their scalars when the walk's hash is given up.
-    package func memberNumbers(text: [UInt8], unescaped: [UInt8]) -> [Int32] {
+    package func numberMembers(text: [UInt8], unescaped: [UInt8]) {
         let table = MemberTable(probes: self, text: text, unescaped: unescaped)
-        return table.numbers(keyedBy: .walk, budget: 4 * count + 64) ?? table.numbers(keyedBy: .sip, budget: nil)!
+        if !table.number(keyedBy: .walk, budget: 4 * count + 64) { _ = table.number(keyedBy: .sip, budget: nil) }
     }
 }
 
-/// The numbering of ``ProbeTable/memberNumbers(text:unescaped:)``, reading the probe records in place.
+/// The numbering of ``ProbeTable/numberMembers(text:unescaped:)``, reading and writing the probe records in place.
 private struct MemberTable {
     let probes: ProbeTable
     let text: [UInt8]
@@ -34,49 +35,47 @@ private struct MemberTable {
         case sip
     }
 
-    /// The numbers, from a table keyed by `key`; `nil` when the probes past the first slot exceed `budget`.
-    func numbers(keyedBy key: Key, budget: Int?) -> [Int32]? {
+    /// Numbers the probes with a table keyed by `key`; false when the probes past the first slot exceed `budget`
+    /// (the numbers written so far are then to be written again: a probe's hash may already be its number, so
+    /// only a table keyed by ``Key/sip``, which does not read them, may follow).
+    func number(keyedBy key: Key, budget: Int?) -> Bool {
         let count = probes.count
-        var numbers = [Int32](repeating: 0, count: count)
         // Twice as many slots as probes, not rounded up to a power of two (which costs up to twice the memory):
         // the slot is the hash's low half scaled to the capacity. A slot holds the tag and 1 + the index of the
         // first probe of its scalar; 0 is free.
         let capacity = max(16, 2 * count)
         var slots = [UInt64](repeating: 0, count: capacity)
         var budget = budget ?? .max
-        let complete = numbers.withUnsafeMutableBufferPointer { numbers in
-            slots.withUnsafeMutableBufferPointer { slots in
-                var next: Int32 = 0
-                for index in 0 ..< count {
-                    if let earlier = probes.repeatOf(at: index) {
-                        numbers[index] = numbers[earlier]
-                        continue
-                    }
-                    let hash = key == .walk ? UInt64(probes.memberHash(at: index)) : sipHash(probes[index].member)
-                    let tag = key == .walk ? hash : hash >> 32
-                    var slot = Int(((hash & 0xFFFF_FFFF) &* UInt64(capacity)) >> 32)
-                    while true {
-                        let entry = slots[slot]
-                        if entry == 0 {
-                            slots[slot] = tag << 32 | UInt64(index + 1)
-                            numbers[index] = next
-                            next += 1
-                            break
-                        }
-                        let first = Int(entry & 0xFFFF_FFFF) - 1
-                        if entry >> 32 == tag && same(first, index) {
-                            numbers[index] = numbers[first]
-                            break
-                        }
-                        budget -= 1
-                        if budget < 0 { return false }
-                        slot = slot + 1 == capacity ? 0 : slot + 1
-                    }
+        return slots.withUnsafeMutableBufferPointer { slots in
+            var next: UInt32 = 0
+            for index in 0 ..< count {
+                if let earlier = probes.repeatOf(at: index) {
+                    probes.setMemberNumber(probes.memberNumber(at: earlier), at: index)
+                    continue
                 }
-                return true
+                let hash = key == .walk ? UInt64(probes.memberHash(at: index)) : sipHash(probes[index].member)
+                let tag = key == .walk ? hash : hash >> 32
+                var slot = Int(((hash & 0xFFFF_FFFF) &* UInt64(capacity)) >> 32)
+                while true {
+                    let entry = slots[slot]
+                    if entry == 0 {
+                        slots[slot] = tag << 32 | UInt64(index + 1)
+                        probes.setMemberNumber(next, at: index)
+                        next += 1
+                        break
+                    }
+                    let first = Int(entry & 0xFFFF_FFFF) - 1
+                    if entry >> 32 == tag && same(first, index) {
+                        probes.setMemberNumber(probes.memberNumber(at: first), at: index)
+                        break
+                    }
+                    budget -= 1
+                    if budget < 0 { return false }
+                    slot = slot + 1 == capacity ? 0 : slot + 1
+                }
             }
+            return true
         }
-        return complete ? numbers : nil
     }
 
     /// The bytes of a string scalar.

@@ -119,8 +119,12 @@ package struct JSONProbe {
     package let member: JSONScalar
     /// The scalar's hash with the probe's seed: of an integer's value, of a string's unescaped bytes (equal
     /// scalars have equal hashes; 0 for none). MurmurHash3's mixing: inputs crafted to collide whatever the seed
-    /// exist, so a table keyed by it must bound its probes.
+    /// exist, so a table keyed by it must bound its probes. Once the table is numbered
+    /// (``ProbeTable/numberMembers(text:unescaped:)``), the scalar's number instead (``memberNumber``).
     package let memberHash: UInt32
+
+    /// The number of the member's scalar, once the table is numbered (``ProbeTable/numberMembers(text:unescaped:)``).
+    package var memberNumber: Int { Int(memberHash) }
     /// The index of the earlier probe whose very bytes this one repeats (``JSONCursor/repeatFrom(_:)``), if any.
     package let repeatOf: Int?
 }
@@ -169,10 +173,22 @@ package struct ProbeTable {
         return repeatOf == 0 ? nil : Int(repeatOf) - 1
     }
 
-    /// The hash of probe `index`'s member scalar.
+    /// The hash of probe `index`'s member scalar (before ``numberMembers(text:unescaped:)``).
     @inline(__always)
     func memberHash(at index: Int) -> UInt32 {
         records.loadUnaligned(fromByteOffset: index * Self.stride + Self.memberHashOffset, as: UInt32.self)
+    }
+
+    /// The number of probe `index`'s member scalar (after ``numberMembers(text:unescaped:)``, which wrote it).
+    @inline(__always)
+    func memberNumber(at index: Int) -> UInt32 { memberHash(at: index) }
+
+    /// Writes `number` over probe `index`'s hash. (The records are the walk's result, which only its reader uses
+    /// until the parser's next walk.)
+    @inline(__always)
+    func setMemberNumber(_ number: UInt32, at index: Int) {
+        UnsafeMutableRawPointer(mutating: records.baseAddress!)
+            .storeBytes(of: number, toByteOffset: index * Self.stride + Self.memberHashOffset, as: UInt32.self)
     }
 
     /// Probe `index`'s member scalar.

@@ -76,9 +76,9 @@ enum RequestReader {
         let text = RequestText(
             padded: padded, sectionPlaces: sectionPlaces, unescapedIDs: result.unescaped,
             arena: ContentArena(walked.contents))
-        let identities = IDNumbering.numbers(of: result.probes, text: padded, unescaped: result.unescaped)
+        IDNumbering.number(result.probes, text: padded, unescaped: result.unescaped)
         let builder = SnapshotBuilder(
-            sections: walked.sections, probes: result.probes, identities: identities, text: text)
+            sections: walked.sections, probes: result.probes, text: text)
         let (old, new) = builder.snapshots(old: oldRecord, new: newRecord)
         return .success(DiffRequest(old: old, new: new, options: options))
     }

@@ -12,17 +12,15 @@ internal import SimdJSON
 /// (``JSONProbe/repeatOf``) is that item again, id and content: it costs neither a comparison nor a new item.
 struct SnapshotBuilder {
     private let sections: [DiffRequestSchema.SectionRecord]
+    /// The probes, their ids numbered (``IDNumbering``, ``JSONProbe/memberNumber``).
     private let probes: ProbeTable
-    /// The number of each probe's id (``IDNumbering``).
-    private let identities: [Int32]
     private let text: RequestText
 
     /// `probes` must stay valid (the walk's parser unused) while the builder is used; `text` holds the body the
     /// records point into, and the arena of the sections' contents.
-    init(sections: [DiffRequestSchema.SectionRecord], probes: ProbeTable, identities: [Int32], text: RequestText) {
+    init(sections: [DiffRequestSchema.SectionRecord], probes: ProbeTable, text: RequestText) {
         self.sections = sections
         self.probes = probes
-        self.identities = identities
         self.text = text
     }
 
@@ -52,7 +50,7 @@ struct SnapshotBuilder {
     private func reference(to built: Snapshot, _ record: DiffRequestSchema.SnapshotRecord) -> Reference {
         let first = record.firstItem
         let count = built.itemCount
-        if count == 0 || Int(identities[first + count - 1]) == count - 1 {
+        if count == 0 || probes[first + count - 1].memberNumber == count - 1 {
             return Reference(built, firstItem: first, counterparts: nil)
         }
         // An id that repeats: the item the diff keeps is the first of its id in a kept section.
@@ -63,7 +61,7 @@ struct SnapshotBuilder {
             defer { flat += items }
             guard !dropped.contains(section) else { continue }
             for index in flat ..< flat + items {
-                let number = Int(identities[first + index])
+                let number = probes[first + index].memberNumber
                 if table[number] == Reference.absent { table[number] = Int32(index) }
             }
         }
@@ -185,7 +183,7 @@ struct SnapshotBuilder {
     @inline(__always)
     private func item(_ index: Int, repeating reference: Reference) -> WireItem {
         let probe = probes[index]
-        let counterpart = reference.counterpart(Int(identities[index]))
+        let counterpart = reference.counterpart(probe.memberNumber)
         guard counterpart >= 0 else { return item(index, probe, contentNumber: index) }
         let other = reference.item(at: counterpart)
         if probe.repeatOf == reference.firstItem + counterpart { return other }  // the same bytes: that item again
@@ -198,7 +196,7 @@ struct SnapshotBuilder {
     private func item(_ index: Int, _ probe: JSONProbe, contentNumber: Int) -> WireItem {
         let (idKind, idPayload) = Self.storedID(probe.member)
         return WireItem(text: text, textRange: probe.text, idKind: idKind, idPayload: idPayload,
-                        identityNumber: Int(identities[index]), contentNumber: contentNumber)
+                        identityNumber: probe.memberNumber, contentNumber: contentNumber)
     }
 
     /// How an item's id is stored (see ``WireItem/IDKind``): the walk's packing is WireItem's (``WireItem/IDPlace``),
