@@ -144,6 +144,10 @@ struct CSimdJSON_Parser {
     size_t repeatFirst = 0, repeatEnd = 0;  // the probes a probed object may repeat (CSimdJSON_CursorRepeatFrom)
     size_t repeatCursor = 0;                // where the next repeated probe likely is
     size_t repeatOrigin = 0;                // the probe count when repeating began
+    /// The repeatable probes by the first bytes of their text (repeatsEarlierProbe), made at the first object the
+    /// nearby candidates do not match: an open-addressing table of 1 + a probe index (0 is free).
+    std::vector<uint32_t> repeatIndex;
+    bool repeatIndexed = false;
     int depth = 0;
 
     // The cursor's state (CSimdJSON_Cursor*).
@@ -614,8 +618,9 @@ struct CSimdJSON_Parser {
 
     /// When the object starting at `start` has the very bytes of a clean probe among those
     /// CSimdJSON_CursorRepeatFrom named (tried: the one after the last repeat, the one after that, the one as far
-    /// from the first as this probe is from where repeating began), records it as that one at this place and
-    /// returns true: the caller leaves the value unread, and simdjson skips it.
+    /// from the first as this probe is from where repeating began, then the one whose first bytes are this
+    /// object's, found in repeatIndex), records it as that one at this place and returns true: the caller leaves
+    /// the value unread, and simdjson skips it.
     ///
     /// Sound because an object's validity depends only on its bytes and its depth: the same bytes from the start
     /// of a value tokenise the same way (stage 1 has validated the UTF-8 of the whole input), so the text is
@@ -625,24 +630,82 @@ struct CSimdJSON_Parser {
         size_t sameIndex = repeatFirst + (probes.size() - repeatOrigin);
         size_t candidates[3] = {repeatCursor, repeatCursor + 1, sameIndex};
         for (size_t k : candidates) {
-            if (k < repeatFirst || k >= repeatEnd) { continue; }
-            const CSimdJSON_Probe earlier = probes[k];  // a copy: probes grows below
-            size_t length = earlier.textLength;
-            if (!earlier.clean || earlier.depth != depth || start + length > inputLength ||
-                std::memcmp(input + start, input + earlier.textOffset, length) != 0) {
-                continue;
+            if (k >= repeatFirst && k < repeatEnd && repeats(start, k)) { return true; }
+        }
+        if (start + kRepeatKeyLength > inputLength) { return false; }
+        if (!repeatIndexed) { indexRepeatable(); }
+        size_t mask = repeatIndex.size() - 1;
+        size_t slot = repeatKey(input + start) & mask;
+        for (size_t tried = 0; tried < kRepeatIndexTries; ++tried, slot = (slot + 1) & mask) {
+            uint32_t entry = repeatIndex[slot];
+            if (entry == 0) { return false; }
+            size_t k = entry - 1;
+            if (std::memcmp(input + start, input + probes[k].textOffset, kRepeatKeyLength) == 0) {
+                return repeats(start, k);  // (the index holds one probe of each first bytes)
             }
-            CSimdJSON_Probe probe = earlier;
-            probe.repeatOf = uint32_t(k + 1);
-            probe.textOffset = uint32_t(start);
-            if (probe.memberKind == CSimdJSON_ScalarString && probe.memberInInput) {  // it moves with the text
-                probe.member = (uint32_t(probe.member) - earlier.textOffset + start) | (probe.member >> 32 << 32);
-            }
-            probes.push_back(probe);
-            repeatCursor = k + 1;
-            return true;
         }
         return false;
+    }
+
+    /// Records the object starting at `start` as probe `k` again, when it is clean, of the same depth, and has the
+    /// very same bytes; returns whether it was.
+    CSIMDJSON_INLINE bool repeats(size_t start, size_t k) {
+        const CSimdJSON_Probe earlier = probes[k];  // a copy: probes grows below
+        size_t length = earlier.textLength;
+        if (!earlier.clean || earlier.depth != depth || start + length > inputLength ||
+            std::memcmp(input + start, input + earlier.textOffset, length) != 0) {
+            return false;
+        }
+        CSimdJSON_Probe probe = earlier;
+        probe.repeatOf = uint32_t(k + 1);
+        probe.textOffset = uint32_t(start);
+        if (probe.memberKind == CSimdJSON_ScalarString && probe.memberInInput) {  // it moves with the text
+            probe.member = (uint32_t(probe.member) - earlier.textOffset + start) | (probe.member >> 32 << 32);
+        }
+        probes.push_back(probe);
+        repeatCursor = k + 1;
+        return true;
+    }
+
+    /// How many first bytes of an object's text repeatIndex is keyed by, and how many slots a lookup or an
+    /// insertion tries: texts crafted to share a slot cost a bounded number of tries, and are then only not
+    /// found (they are walked).
+    static constexpr size_t kRepeatKeyLength = 16, kRepeatIndexTries = 8;
+    /// The most slots repeatIndex has (256 KiB), whatever the input's size.
+    static constexpr size_t kRepeatIndexSlots = 1u << 16;
+
+    /// The hash of the first kRepeatKeyLength bytes at `bytes` (a weak mixing is enough: the tries are bounded,
+    /// and every candidate's bytes are compared).
+    static uint64_t repeatKey(const char *bytes) {
+        uint64_t low, high;
+        std::memcpy(&low, bytes, 8);
+        std::memcpy(&high, bytes + 8, 8);
+        return mix64(low ^ (high << 32 | high >> 32));
+    }
+
+    /// Fills repeatIndex with the clean repeatable probes of at least kRepeatKeyLength bytes, the first of each
+    /// first bytes (twice as many slots as probes, a power of two, and at most kRepeatIndexSlots: past that, the
+    /// later probes find no slot within their tries and are only not indexed).
+    void indexRepeatable() {
+        repeatIndexed = true;
+        size_t count = repeatEnd - repeatFirst, slots = 16;
+        while (slots < 2 * count && slots < kRepeatIndexSlots) { slots *= 2; }
+        repeatIndex.assign(slots, 0);
+        size_t mask = slots - 1;
+        for (size_t k = repeatFirst; k < repeatEnd; ++k) {
+            const CSimdJSON_Probe &probe = probes[k];
+            if (!probe.clean || probe.textLength < kRepeatKeyLength) { continue; }
+            const char *text = input + probe.textOffset;
+            size_t slot = repeatKey(text) & mask;
+            for (size_t tried = 0; tried < kRepeatIndexTries; ++tried, slot = (slot + 1) & mask) {
+                uint32_t entry = repeatIndex[slot];
+                if (entry == 0) {
+                    repeatIndex[slot] = uint32_t(k + 1);
+                    break;
+                }
+                if (std::memcmp(text, input + probes[entry - 1].textOffset, kRepeatKeyLength) == 0) { break; }
+            }
+        }
     }
 
     /// A document that is one scalar: validates it to its end and returns its token (a string's unescaped bytes
@@ -705,6 +768,7 @@ struct CSimdJSON_Parser {
         keys.clear();
         cleanFrom = nextBackslash = nullptr;
         repeatFirst = repeatEnd = repeatCursor = repeatOrigin = 0;
+        repeatIndexed = false;
         depth = 0;
         failed = false;
         standing = false;
@@ -945,6 +1009,7 @@ struct CSimdJSON_Parser {
         repeatFirst = repeatCursor = std::min(first, probes.size());
         repeatEnd = std::max(repeatFirst, std::min(end, probes.size()));
         repeatOrigin = probes.size();
+        repeatIndexed = false;
     }
 
     static constexpr size_t kReleaseIndexAbove = 4u << 20;
@@ -1089,7 +1154,7 @@ extern "C" {
 size_t CSimdJSON_ParserRetainedBytes(const CSimdJSON_Parser *parser) {
     // simdjson keeps ~4 bytes of structural index and 5/3 bytes of string buffer per input byte.
     return (parser->json.capacity() + parser->otherJSON.capacity()) * 6 + parser->unescaped.capacity() +
-           parser->probes.capacity() * sizeof(CSimdJSON_Probe);
+           parser->probes.capacity() * sizeof(CSimdJSON_Probe) + parser->repeatIndex.capacity() * sizeof(uint32_t);
 }
 
 int CSimdJSON_PaddingIsInert(const uint8_t *bytes, size_t length) {
