@@ -253,15 +253,16 @@ private func receiving(
     guard let connection = state.connection else { return state.machine.handle(event) }
     return connection.guarded.withLock { guarded in
         publish(&guarded)
-        let actions = state.machine.handle(guarded.cut ? .deadlinePassed : event)
-        return actions.filter { action in
+        var actions = state.machine.handle(guarded.cut ? .deadlinePassed : event)
+        actions.removeAll { action in  // (in place: the array is this call's alone)
             switch action {
             case .restartDeadline: guarded.deadline = ContinuousClock.now.advanced(by: context.requestTimeout)
             case .stopDeadline: guarded.deadline = nil
-            default: return true
+            default: return false
             }
-            return false
+            return true
         }
+        return actions
     }
 }
 

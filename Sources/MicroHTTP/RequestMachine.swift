@@ -167,7 +167,7 @@ struct RequestMachine: Sendable {
             return receive(size)
         case (.discardingBody, .bodyChunk(let size)):
             discardedBytes += size
-            return closingIfFlooded()
+            return closingIfFlooded().map { [$0] } ?? []
         case (.readingBody, .bodyComplete):
             return bodyComplete()
         case (.discardingBody(let reason), .bodyComplete):
@@ -197,22 +197,23 @@ struct RequestMachine: Sendable {
 
         case (.computing, .answerComputed(let size)):
             state = .answerReady(closing: closesAfterAnswer)
-            return settle(size) + [.resume]
+            return Self.sequence(settle(size), .resume)
         case (.computingInline, .answerComputed(let size)):
             state = .answered
-            return settle(size) + send(closing: false)
+            let settled = settle(size)
+            return Self.sequence(settled, send(closing: false))
         case (.decoding, .workRefused(let reason)), (.computing, .workRefused(let reason)):
             state = .answerReady(closing: false)
-            return settle(.whole(bytes: 0)) + [.holdAnswer(.overload(reason)), .resume]
+            return [settle(.whole(bytes: 0)), .holdAnswer(.overload(reason)), .resume].compactMap { $0 }
         case (.answerReady(let closing), .resumed):
             state = .answered
-            return send(closing: closing)
+            return [send(closing: closing)]
 
         case (.completed, _):
             return []
         case (_, .completed):
             state = .completed
-            return giveBack(to: 0)
+            return giveBack(to: 0).map { [$0] } ?? []
 
         default:
             return []
@@ -237,10 +238,6 @@ struct RequestMachine: Sendable {
             case .unsupported(let value): return refuse(.unsupportedContentCoding(value))
             }
         }
-        var actions: [Action] = []
-        if let declared {
-            actions.append(.reserveBodyCapacity(declared + (gzipBody ? 0 : limits.reservedTrailingCapacity)))
-        }
         let body = declared ?? 0
         // A gzip body: itself and what its decoding can hold now, its work once its decoded size is known.
         let needed = gzipBody ? body + limits.decodingBytes(compressedBytes: body) : estimate(body)
@@ -248,7 +245,9 @@ struct RequestMachine: Sendable {
         // budget's light reserve. A gzip body's decoded size is not known.
         let light = body < limits.inlineBodyLimit && !head.chunked && !gzipBody
         state = .reserving(.head(bytes: needed, light: light))
-        return actions + [.tryReserve(needed, light: light)]
+        let reservation = Action.tryReserve(needed, light: light)
+        guard let declared else { return [reservation] }
+        return [.reserveBodyCapacity(declared + (gzipBody ? 0 : limits.reservedTrailingCapacity)), reservation]
     }
 
     /// Answers the head at once, without reading the body, and closes the connection after the answer.
@@ -325,14 +324,15 @@ struct RequestMachine: Sendable {
         state = .discardingBody(reason)
         discardedBytes = bodyBytes + chunk
         bodyBytes = 0
-        return [.dropBody] + giveBack(to: 0) + closingIfFlooded()
+        let givenBack = giveBack(to: 0)
+        return [.dropBody, givenBack, closingIfFlooded()].compactMap { $0 }
     }
 
     /// Closes the connection without an answer once a client sends far past the limit.
-    private mutating func closingIfFlooded() -> [Action] {
-        guard discardedBytes - limits.maxBodyBytes > limits.overflowDrainLimit else { return [] }
+    private mutating func closingIfFlooded() -> Action? {
+        guard discardedBytes - limits.maxBodyBytes > limits.overflowDrainLimit else { return nil }
         state = .closed
-        return [.close]
+        return .close
     }
 
     /// The whole body is kept: the deadline stops; a gzip body is decoded, a light one answered here, a heavy
@@ -361,19 +361,18 @@ struct RequestMachine: Sendable {
         switch decoding {
         case .refused(let refusal):
             closesAfterAnswer = true
-            return giveBack(to: 0) + [.finish(.refusal(refusal))]
+            return Self.sequence(giveBack(to: 0), .finish(.refusal(refusal)))
         case .overBudget(let needed):
             refusedBytes = needed
             closesAfterAnswer = true
-            return giveBack(to: 0) + [.finish(overBudget(needed: needed))]
+            return Self.sequence(giveBack(to: 0), .finish(overBudget(needed: needed)))
         case .decoded(let bytes, let capacity):
             bodyBytes = bytes
-            var actions = giveBack(to: min(reserved, capacity))
+            let givenBack = giveBack(to: min(reserved, capacity))
             let needed = estimate(bytes)
-            if needed <= reserved { return actions + giveBack(to: needed) + [.compute] }
+            if needed <= reserved { return [givenBack, giveBack(to: needed), .compute].compactMap { $0 } }
             state = .reserving(.decodedWork(needed: needed))
-            actions.append(.tryReserve(needed - reserved, light: false))
-            return actions
+            return Self.sequence(givenBack, .tryReserve(needed - reserved, light: false))
         }
     }
 
@@ -381,36 +380,43 @@ struct RequestMachine: Sendable {
 
     /// Sets the reservation to what the answer holds until it has been sent. An answer written while it is sent
     /// keeps the whole reservation (which covers what its writer holds), and its compressor's.
-    private mutating func settle(_ size: AnswerSize) -> [Action] {
+    private mutating func settle(_ size: AnswerSize) -> Action? {
         switch size {
         case .streamed(let compressorBytes):
             answerStreamed = true
             reserved += compressorBytes
-            return []
+            return nil
         case .whole(let bytes):
             answerStreamed = false
             let holding = bytes + (bytes >= Self.streamedAnswerBytes ? Self.streamedBlockBytes : 0)
                 + Self.responseObjectBytes
             if holding > reserved {
                 defer { reserved = holding }
-                return [.forceReserve(holding - reserved)]  // the memory is in use already: account for it
+                return .forceReserve(holding - reserved)  // the memory is in use already: account for it
             }
             return giveBack(to: holding)
         }
     }
 
     /// Sends the answer held; one written while it is sent takes the reservation into its writer.
-    private mutating func send(closing: Bool) -> [Action] {
-        guard answerStreamed else { return [.send(closing: closing, handingOver: 0)] }
+    private mutating func send(closing: Bool) -> Action {
+        guard answerStreamed else { return .send(closing: closing, handingOver: 0) }
         defer { reserved = 0 }
-        return [.send(closing: closing, handingOver: reserved)]
+        return .send(closing: closing, handingOver: reserved)
     }
 
     /// Gives back what the reservation holds over `bytes`.
-    private mutating func giveBack(to bytes: Int) -> [Action] {
-        guard reserved > bytes else { return [] }
+    private mutating func giveBack(to bytes: Int) -> Action? {
+        guard reserved > bytes else { return nil }
         defer { reserved = bytes }
-        return [.release(reserved - bytes)]
+        return .release(reserved - bytes)
+    }
+
+    /// `first`, when there is one, then `then`: the actions of a step that may have nothing to do before one
+    /// that always does (one array, not the concatenation of two).
+    private static func sequence(_ first: Action?, _ then: Action) -> [Action] {
+        guard let first else { return [then] }
+        return [first, then]
     }
 
     /// The 503 of a request the budget has no room for.
