@@ -235,10 +235,12 @@ enum DiffRequestSchema {
             contents.truncate(to: contentStart)
             return
         }
-        if sections.isEmpty && cursor.source.count > largeBody {
+        if sections.isEmpty {
             // A large body's records are reserved once for the most it can hold: growing them by doubling would
-            // hold the old and the new copy at once (what is reserved and never written is never touched).
-            sections.reserveCapacity(maximumSections(bodyLength: cursor.source.count))
+            // hold the old and the new copy at once (what is reserved and never written is never touched). A
+            // smaller body's first reservation holds a few sections, not one.
+            let most = maximumSections(bodyLength: cursor.source.count)
+            sections.reserveCapacity(cursor.source.count > largeBody ? most : min(most, 16))
         }
         sections.append(SectionRecord(id: id, itemCount: itemCount, text: text, content: contentStart ..< contents.bytes.count))
     }
