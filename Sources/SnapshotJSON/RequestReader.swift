@@ -49,7 +49,7 @@ enum RequestReader {
         parser.walk(
             padded, 0 ..< padded.count, probes: DiffRequestSchema.probeReservation(bodyLength: padded.count),
             maximumViolations: DiffRequest.maximumViolationCount, { walked = DiffRequestSchema.walk($0) }
-        ) { result in request = build(walked, result, padded: padded, body: body) }
+        ) { result in request = build(walked.take(), result, padded: padded, body: body) }  // (moved, not copied)
         return request
     }
 
