@@ -25,39 +25,43 @@ enum ParserPool {
     /// request that borrowed it (its diff and answer), while one that read a ~600 KB body is kept.
     static let maximumRetainedBytesEach = 5 << 20
 
-    /// A thread's idle parsers (the value of ``key``), destroyed with it.
-    private final class Idle {
-        var parsers: [OpaquePointer] = []
-        deinit {
-            for parser in parsers { CSimdJSON_ParserDestroy(parser) }
-        }
-    }
-
-    /// The thread-specific key whose value is the thread's ``Idle`` (retained), released when the thread exits.
+    /// The thread-specific key whose value is the thread's idle parsers: ``maximumIdle`` slots, the parsers in
+    /// the first ones, the last given back last (`nil` beyond). Destroyed, with the parsers, when the thread exits.
+    ///
+    /// Raw slots rather than an array in a class: the pool is read twice a request, and a class's array costs a
+    /// retain, a release and two exclusivity checks at each (a thread's slots are only its own).
     private static let key: pthread_key_t = {
         var key = pthread_key_t()
         let created = pthread_key_create(&key) { value in
             guard let value else { return }
-            Unmanaged<AnyObject>.fromOpaque(value).release()
+            let slots = value.assumingMemoryBound(to: OpaquePointer?.self)
+            for index in 0 ..< ParserPool.maximumIdle {
+                if let parser = slots[index] { CSimdJSON_ParserDestroy(parser) }
+            }
+            slots.deallocate()
         }
         precondition(created == 0, "no thread-specific key for the parser pool")
         return key
     }()
 
-    /// The calling thread's idle parsers.
-    private static var idle: Idle {
-        if let value = pthread_getspecific(key) {
-            return Unmanaged<Idle>.fromOpaque(value).takeUnretainedValue()
-        }
-        let idle = Idle()
-        pthread_setspecific(key, Unmanaged.passRetained(idle).toOpaque())
-        return idle
+    /// The calling thread's idle parser slots.
+    private static var idle: UnsafeMutablePointer<OpaquePointer?> {
+        if let value = pthread_getspecific(key) { return value.assumingMemoryBound(to: OpaquePointer?.self) }
+        let slots = UnsafeMutablePointer<OpaquePointer?>.allocate(capacity: maximumIdle)
+        slots.initialize(repeating: nil, count: maximumIdle)
+        pthread_setspecific(key, slots)
+        return slots
     }
 
-    /// A parser from the calling thread's idle ones, or a new one.
+    /// A parser from the calling thread's idle ones (the last given back), or a new one.
     static func borrow() -> OpaquePointer {
         let idle = idle
-        if let parser = idle.parsers.popLast() { return parser }
+        for index in (0 ..< maximumIdle).reversed() {
+            if let parser = idle[index] {
+                idle[index] = nil
+                return parser
+            }
+        }
         guard let parser = CSimdJSON_ParserCreate() else { fatalError("out of memory for a JSON parser") }
         return parser
     }
@@ -67,9 +71,13 @@ enum ParserPool {
     static func recycle(_ parser: OpaquePointer) {
         let idle = idle
         let own = CSimdJSON_ParserRetainedBytes(parser)
-        let retained = idle.parsers.reduce(own) { $0 + CSimdJSON_ParserRetainedBytes($1) }
-        if idle.parsers.count < maximumIdle && own <= maximumRetainedBytesEach && retained <= maximumRetainedBytes {
-            idle.parsers.append(parser)
+        var retained = own, count = 0
+        while count < maximumIdle, let kept = idle[count] {
+            retained += CSimdJSON_ParserRetainedBytes(kept)
+            count += 1
+        }
+        if count < maximumIdle && own <= maximumRetainedBytesEach && retained <= maximumRetainedBytes {
+            idle[count] = parser
         } else {
             CSimdJSON_ParserDestroy(parser)
         }
