@@ -778,7 +778,7 @@ def analyse(ledger, fleet, hap, windows, dropped_at, initial_seal):
             unlogged = not entries and not where
             if unlogged and record["start"] >= w["start"] and record["outcome"] == "closed before the answer":
                 # Sent after the kill, closed by HAProxy before it read it: no HAProxy log line, no replica saw it.
-                # Seen in 3 of 9 runs of this build (2026-11-29), never in 5 runs of e6dcc17: an open finding
+                # Seen in 3 of 10 runs of the builds of 2026-11-29, never in 5 runs of e6dcc17: an open finding
                 # (HARDENING.md, "Rollout behind HAProxy"), listed apart rather than failing the run. A client
                 # that sends such a request again on a new connection gets its answer (every route allows it).
                 expected.append(f"OPEN FINDING: closed unread by HAProxy after {w['victim']} was killed: " + text)

@@ -1330,25 +1330,35 @@ def describe(base, head):
     return "; ".join(parts)
 
 
+def exchanges(seed, index, clients):
+    """The requests of case `index` (of `seed`), each sent to both servers: (number, request, base, head), in
+    order; a request may be made from the base's answer to the one before (a cursor)."""
+    name, make = CATEGORIES[index % len(CATEGORIES)]
+    rng = random.Random(f"{seed}/{index}")
+    cases = make(rng)
+    number = 0
+    try:
+        request = next(cases)
+        while True:
+            number += 1
+            transport_dress(request, rng)
+            request_id = f"differential-{seed}-{index}-{number}"
+            base, head = clients["base"].send(request, request_id), clients["head"].send(request, request_id)
+            yield number, request, base, head
+            request = cases.send(base)
+    except StopIteration:
+        return
+
+
 def work(run, servers):
     clients = {name: Client(server.port) for name, server in servers.items()}
     while True:
         index = run.take()
         if index is None:
             return
-        name, make = CATEGORIES[index % len(CATEGORIES)]
-        rng = random.Random(f"{run.args.seed}/{index}")
-        cases = make(rng)
-        base = None
-        number = 0
+        name = CATEGORIES[index % len(CATEGORIES)][0]
         try:
-            request = next(cases)
-            while True:
-                number += 1
-                transport_dress(request, rng)
-                request_id = f"differential-{run.args.seed}-{index}-{number}"
-                base = clients["base"].send(request, request_id)
-                head = clients["head"].send(request, request_id)
+            for number, request, base, head in exchanges(run.args.seed, index, clients):
                 same = base.key() == head.key()
                 kind = problem_type(base)
                 with run.lock:
@@ -1381,9 +1391,6 @@ def work(run, servers):
                                                f"request {number} ({name}: {request.note})")
                                 run.stop = True
                             return
-                request = cases.send(base)
-        except StopIteration:
-            pass
         except Exception as error:  # a bug of this generator: reported, the run goes on
             with run.lock:
                 run.odd.append(f"case {index} ({name}): the generator raised {type(error).__name__}: {error}")
@@ -1399,28 +1406,15 @@ def work(run, servers):
 def show_case(run, servers):
     """--case I --show: the requests and both answers of one case."""
     index = run.args.case
-    name, make = CATEGORIES[index % len(CATEGORIES)]
-    rng = random.Random(f"{run.args.seed}/{index}")
+    name = CATEGORIES[index % len(CATEGORIES)][0]
     clients = {n: Client(s.port) for n, s in servers.items()}
-    cases = make(rng)
-    number = 0
-    try:
-        request = next(cases)
-        while True:
-            number += 1
-            transport_dress(request, rng)
-            request_id = f"differential-{run.args.seed}-{index}-{number}"
-            base, head = clients["base"].send(request, request_id), clients["head"].send(request, request_id)
-            print(f"--- case {index} request {number} ({name}: {request.note})\n{request.method} {request.path}")
-            for k, v in request.headers.items():
-                print(f"{k}: {v}")
-            print(request.body[:4000].decode("utf-8", "backslashreplace")
-                  + ("..." if len(request.body) > 4000 else ""))
-            print("--- base:\n" + base.text()[:4000])
-            print("--- head: " + ("the same" if base.key() == head.key() else "DIFFERENT: " + describe(base, head)))
-            request = cases.send(base)
-    except StopIteration:
-        pass
+    for number, request, base, head in exchanges(run.args.seed, index, clients):
+        print(f"--- case {index} request {number} ({name}: {request.note})\n{request.method} {request.path}")
+        for k, v in request.headers.items():
+            print(f"{k}: {v}")
+        print(request.body[:4000].decode("utf-8", "backslashreplace") + ("..." if len(request.body) > 4000 else ""))
+        print("--- base:\n" + base.text()[:4000])
+        print("--- head: " + ("the same" if base.key() == head.key() else "DIFFERENT: " + describe(base, head)))
 
 
 def main():

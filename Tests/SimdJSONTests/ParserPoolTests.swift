@@ -54,6 +54,20 @@ import Testing
         for parser in parsers.reversed() { parser.recycle() }
     }
 
+    /// A parser grown by a ~1 MB text (about 6 MB) is not kept even alone, under the 8 MiB the idle parsers may
+    /// hold together: it would stay allocated through the rest of the request that borrowed it.
+    @Test func aParserHoldingMoreThanOneParsersShareIsNotKept() {
+        let text = "[" + (0 ..< 150_000).map { "\($0)" }.joined(separator: ",") + "]"
+        let grown = SimdJSONParser.borrow()
+        #expect(Self.elementCount(of: text, with: grown) == 150_000)
+        let held = grown.retainedBytes
+        #expect(held > ParserPool.maximumRetainedBytesEach && held <= ParserPool.maximumRetainedBytes)
+        grown.recycle()
+        let parsers = (0 ..< ParserPool.maximumIdle).map { _ in SimdJSONParser.borrow() }
+        #expect(parsers.allSatisfy { $0.retainedBytes <= ParserPool.maximumRetainedBytesEach })
+        for parser in parsers.reversed() { parser.recycle() }
+    }
+
     /// The elements of the array `text`, counted by a walk with `parser` (or a parser borrowed for it).
     private static func elementCount(of text: String, with parser: SimdJSONParser?) -> Int {
         var bytes = Array(text.utf8)
