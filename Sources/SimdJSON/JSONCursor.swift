@@ -37,9 +37,11 @@ package struct AcceptedScalars: OptionSet, Sendable {
 
 /// A scalar a walk read (``JSONCursor/readScalar(accepting:violation:)``, a probed member): an integer, or where
 /// a string's UTF-8 bytes lie, packed in 64 bits.
-package struct JSONScalar: Sendable {
+///
+/// Public, not package, as ``ProbeTable`` is: its readers are inlined into the modules that read every probe.
+public struct JSONScalar: Sendable {
     /// How the scalar is held.
-    package enum Kind: Sendable {
+    public enum Kind: Sendable {
         /// None: missing, or of a kind not accepted.
         case none
         /// An integer: ``packed`` is its value.
@@ -51,9 +53,9 @@ package struct JSONScalar: Sendable {
         case stringUnescaped
     }
 
-    package let kind: Kind
+    public let kind: Kind
     /// The integer's value, or the string's place: the offset in the low 32 bits, the length in the high 32.
-    package let packed: Int64
+    public let packed: Int64
 
     /// The scalar of kind code `code` (`CSimdJSON_Scalar*`: 2 an integer, 1 a string, else none).
     @inlinable

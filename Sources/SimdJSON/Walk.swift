@@ -104,7 +104,9 @@ package struct WalkViolation: Sendable {
 
 /// An object a walk probed: where its text lies, its member's scalar and that scalar's hash, and the earlier
 /// probe whose very bytes it repeats, if any.
-package struct JSONProbe {
+///
+/// Public, not package, as ``ProbeTable`` is: its readers are inlined into the modules that read every probe.
+public struct JSONProbe {
     @inlinable
     init(text: Range<Int>, member: JSONScalar, memberHash: UInt32, repeatOf: Int?) {
         self.text = text
@@ -114,27 +116,30 @@ package struct JSONProbe {
     }
 
     /// Where the object's text lies in the source.
-    package let text: Range<Int>
+    public let text: Range<Int>
     /// The scalar of the probed member.
-    package let member: JSONScalar
+    public let member: JSONScalar
     /// The scalar's hash with the probe's seed: of an integer's value, of a string's unescaped bytes (equal
     /// scalars have equal hashes; 0 for none). MurmurHash3's mixing: inputs crafted to collide whatever the seed
     /// exist, so a table keyed by it must bound its probes. Once the table is numbered
     /// (``ProbeTable/numberMembers(text:unescaped:)``), the scalar's number instead (``memberNumber``).
-    package let memberHash: UInt32
+    public let memberHash: UInt32
 
     /// The number of the member's scalar, once the table is numbered (``ProbeTable/numberMembers(text:unescaped:)``).
-    package var memberNumber: Int { Int(memberHash) }
+    @inlinable
+    public var memberNumber: Int { Int(memberHash) }
     /// The index of the earlier probe whose very bytes this one repeats (``JSONCursor/repeatFrom(_:)``), if any.
-    package let repeatOf: Int?
+    public let repeatOf: Int?
 }
 
 /// The objects a walk probed (``JSONCursor/probeEach(member:accepting:violation:seed:)``), in the order met: valid
 /// until the parser's next walk, so read within the walk's `finished` step.
 ///
 /// Its records are read at fixed offsets (checked against the C layout when the table is made), so that reading
-/// one is inlined into the modules that read every probe of a request.
-package struct ProbeTable {
+/// one is inlined into the modules that read every probe of a request. For that the type is public, not package:
+/// Swift 6.3 does not make the `@inlinable` members of a package type available to other modules (they stay
+/// calls, about 37 instructions a probe), while those of a public type are.
+public struct ProbeTable {
     @usableFromInline let records: UnsafeRawBufferPointer
 
     // The byte offsets of a record's fields (`CSimdJSON_Probe`), and its size. (Computed: a stored static
@@ -164,7 +169,7 @@ package struct ProbeTable {
 
     /// How many objects were probed.
     @inlinable
-    package var count: Int { records.count / Self.stride }
+    public var count: Int { records.count / Self.stride }
 
     /// The index of the earlier probe whose very bytes probe `index` repeats, if any.
     @inline(__always)
@@ -201,8 +206,8 @@ package struct ProbeTable {
     }
 
     /// Probe `index`.
-    @inlinable
-    package subscript(index: Int) -> JSONProbe {
+    @inlinable @inline(__always)
+    public subscript(index: Int) -> JSONProbe {
         assert(index >= 0 && index < count, "probe index out of range")  // (the walk's own indices)
         let base = index * Self.stride
         let textOffset = Int(records.loadUnaligned(fromByteOffset: base + Self.textOffsetOffset, as: UInt32.self))
