@@ -135,7 +135,7 @@ func microHTTPRequestCompleted(
     let state = Unmanaged<RequestState>.fromOpaque(raw).takeRetainedValue()
     let context = Unmanaged<ServerContext>.fromOpaque(cls).takeUnretainedValue()
     // (Completion asks only to give back what the request still holds.)
-    for case .release(let bytes) in state.machine.handle(.completed) { context.budget.release(bytes) }
+    if let bytes = state.machine.complete() { context.budget.release(bytes) }
     // The next request's deadline runs from now.
     state.connection?.guarded.withLock { guarded in
         guarded.awaitingHead = false
@@ -180,7 +180,8 @@ func microHTTPAccessHandler(
         return readHead(of: state, method: method, version: version, connection: connection, context: context)
     case .awaitingAdmission:
         // Resumed: the budget has decided (libmicrohttpd repeats the first call).
-        return perform(receiving(.resumed, for: state, context: context), for: state, on: connection, context: context)
+        let actions = receiving(.resumed, for: state, context: context)
+        return perform(actions, for: state, on: connection, deadlinesSettled: true, context: context)
     case .answerReady:
         // Resumed by the thread that computed the answer (libmicrohttpd repeats the last call).
         return perform(state.machine.handle(.resumed), for: state, on: connection, context: context)
@@ -188,7 +189,7 @@ func microHTTPAccessHandler(
         let size = uploadDataSize.pointee
         let actions = receiving(size > 0 ? .bodyChunk(size: size) : .bodyComplete, for: state, context: context)
         uploadDataSize.pointee = 0
-        return perform(actions, for: state, on: connection, chunk: (uploadData, size), context: context)
+        return perform(actions, for: state, on: connection, chunk: (uploadData, size), deadlinesSettled: true, context: context)
     default:
         // Not called while suspended, nor once an answer is queued: the machine swallows anything else.
         let size = uploadDataSize.pointee
@@ -237,7 +238,7 @@ private func readHead(
         guarded.method = state.method
         guarded.headers = state.headers
     }
-    return perform(actions, for: state, on: connection, context: context)
+    return perform(actions, for: state, on: connection, deadlinesSettled: true, context: context)
 }
 
 /// Tells the machine an event that arrives while the request is being received, under the connection's lock:
@@ -245,7 +246,8 @@ private func readHead(
 /// changes the machine asks for made before the lock is let go, so that the janitor and this thread never both
 /// answer.
 /// - Parameter publish: Updates what the janitor knows of the request (for its 408), under the same lock.
-/// - Returns: The machine's other actions.
+/// - Returns: The machine's actions, the deadline's already carried out (``perform(_:for:on:chunk:deadlinesSettled:context:)``
+///   is told so).
 private func receiving(
     _ event: RequestMachine.Event, for state: RequestState, context: ServerContext,
     publishing publish: (inout ConnectionState.Guarded) -> Void = { _ in }
@@ -253,14 +255,13 @@ private func receiving(
     guard let connection = state.connection else { return state.machine.handle(event) }
     return connection.guarded.withLock { guarded in
         publish(&guarded)
-        var actions = state.machine.handle(guarded.cut ? .deadlinePassed : event)
-        actions.removeAll { action in  // (in place: the array is this call's alone)
+        let actions = state.machine.handle(guarded.cut ? .deadlinePassed : event)
+        for action in actions {
             switch action {
             case .restartDeadline: guarded.deadline = ContinuousClock.now.advanced(by: context.requestTimeout)
             case .stopDeadline: guarded.deadline = nil
-            default: return false
+            default: break
             }
-            return true
         }
         return actions
     }
@@ -268,12 +269,14 @@ private func receiving(
 
 /// Carries out the machine's actions in order, and tells it what they find (the budget's answers, the answers
 /// built); called on the connection thread, or on the thread that holds the suspended request.
-/// - Parameter chunk: The body chunk of a `.bodyChunk` event (borrowed from libmicrohttpd for this call).
+/// - Parameters:
+///   - chunk: The body chunk of a `.bodyChunk` event (borrowed from libmicrohttpd for this call).
+///   - deadlinesSettled: The deadline's actions were carried out already (``receiving(_:for:context:publishing:)``).
 /// - Returns: What the access handler returns: `.NO` closes the connection.
 @discardableResult
 private func perform(
     _ actions: [RequestMachine.Action], for state: RequestState, on connection: OpaquePointer,
-    chunk: (data: UnsafePointer<CChar>?, size: Int) = (nil, 0), context: ServerContext
+    chunk: (data: UnsafePointer<CChar>?, size: Int) = (nil, 0), deadlinesSettled: Bool = false, context: ServerContext
 ) -> MHD_Result {
     var result = MHD_Result.YES
     for action in actions {
@@ -281,9 +284,11 @@ private func perform(
         case .close:
             return .NO
         case .restartDeadline:
+            guard !deadlinesSettled else { continue }
             let deadline = ContinuousClock.now.advanced(by: context.requestTimeout)
             state.connection?.guarded.withLock { $0.deadline = deadline }
         case .stopDeadline:
+            guard !deadlinesSettled else { continue }
             state.connection?.guarded.withLock { $0.deadline = nil }
         case .reserveBodyCapacity(let bytes):
             state.body.reserveCapacity(bytes)

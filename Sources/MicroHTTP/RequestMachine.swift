@@ -137,87 +137,133 @@ struct RequestMachine: Sendable {
     /// - Returns: What the caller must do, in order.
     /// - Complexity: O(1).
     mutating func handle(_ event: Event) -> [Action] {
-        switch (state, event) {
-        case (.awaitingHead, .headReceived(let head)):
+        // (By event, then by state: a switch over the pair would copy both into a tuple, and destroy it, at each
+        // event.)
+        switch event {
+        case .headReceived(let head):
+            guard case .awaitingHead = state else { return [] }
             return readHead(head)
 
-        case (.reserving(let reservation), .budgetGranted):
-            return granted(reservation)
-        case (.reserving(let reservation), .budgetRefused):
-            return refused(reservation)
-
-        case (.awaitingAdmission(let needed, let light, nil), .budgetGranted):
-            reserved = needed
-            state = .awaitingAdmission(needed: needed, light: light, admitted: true)
-            return [.resume]
-        case (.awaitingAdmission(let needed, let light, nil), .budgetRefused):
-            state = .awaitingAdmission(needed: needed, light: light, admitted: false)
-            return [.resume]
-        case (.awaitingAdmission(_, _, true), .resumed):
-            state = .readingBody
-            return [.restartDeadline]
-        case (.awaitingAdmission(_, _, false), .resumed):
-            // The body is read and thrown away before the 503, so that the client, still sending, receives the
-            // answer (closing on unread bytes would reset the connection and lose it); it too must arrive
-            // within the request timeout.
-            state = .discardingBody(.overBudget)
-            return [.restartDeadline, .dropBody]
-
-        case (.readingBody, .bodyChunk(let size)):
-            return receive(size)
-        case (.discardingBody, .bodyChunk(let size)):
-            discardedBytes += size
-            return closingIfFlooded().map { [$0] } ?? []
-        case (.readingBody, .bodyComplete):
-            return bodyComplete()
-        case (.discardingBody(let reason), .bodyComplete):
-            state = .answered
-            switch reason {
-            case .refused(let refusal):
-                return [.stopDeadline, .respond(.refusal(refusal), closing: true)]
-            case .overBudget:
-                return [.stopDeadline, .respond(overBudget(needed: refusedBytes), closing: true)]
+        case .budgetGranted:
+            switch state {
+            case .reserving(let reservation):
+                return granted(reservation)
+            case .awaitingAdmission(let needed, let light, nil):
+                reserved = needed
+                state = .awaitingAdmission(needed: needed, light: light, admitted: true)
+                return [.resume]
+            case .awaitingRoomForWork(let needed):
+                reserved = needed
+                state = .computing
+                return [.compute]
+            default:
+                return []
+            }
+        case .budgetRefused:
+            switch state {
+            case .reserving(let reservation):
+                return refused(reservation)
+            case .awaitingAdmission(let needed, let light, nil):
+                state = .awaitingAdmission(needed: needed, light: light, admitted: false)
+                return [.resume]
+            case .awaitingRoomForWork(let needed):
+                state = .computing
+                closesAfterAnswer = true
+                return [.finish(overBudget(needed: needed))]
+            default:
+                return []
             }
 
-        case (.awaitingHead, .deadlinePassed), (.awaitingAdmission(_, _, .some), .deadlinePassed),
-            (.readingBody, .deadlinePassed), (.discardingBody, .deadlinePassed):
-            state = .closed
-            return [.close]
+        case .resumed:
+            switch state {
+            case .awaitingAdmission(_, _, true):
+                state = .readingBody
+                return [.restartDeadline]
+            case .awaitingAdmission(_, _, false):
+                // The body is read and thrown away before the 503, so that the client, still sending, receives
+                // the answer (closing on unread bytes would reset the connection and lose it); it too must
+                // arrive within the request timeout.
+                state = .discardingBody(.overBudget)
+                return [.restartDeadline, .dropBody]
+            case .answerReady(let closing):
+                state = .answered
+                return [send(closing: closing)]
+            default:
+                return []
+            }
 
-        case (.decoding, .decoded(let decoding)):
+        case .bodyChunk(let size):
+            switch state {
+            case .readingBody:
+                return receive(size)
+            case .discardingBody:
+                discardedBytes += size
+                return closingIfFlooded().map { [$0] } ?? []
+            default:
+                return []
+            }
+        case .bodyComplete:
+            switch state {
+            case .readingBody:
+                return bodyComplete()
+            case .discardingBody(let reason):
+                state = .answered
+                switch reason {
+                case .refused(let refusal):
+                    return [.stopDeadline, .respond(.refusal(refusal), closing: true)]
+                case .overBudget:
+                    return [.stopDeadline, .respond(overBudget(needed: refusedBytes), closing: true)]
+                }
+            default:
+                return []
+            }
+
+        case .deadlinePassed:
+            switch state {
+            case .awaitingHead, .awaitingAdmission(_, _, .some), .readingBody, .discardingBody:
+                state = .closed
+                return [.close]
+            default:
+                return []
+            }
+
+        case .decoded(let decoding):
+            guard case .decoding = state else { return [] }
             return decoded(decoding)
-        case (.awaitingRoomForWork(let needed), .budgetGranted):
-            reserved = needed
-            state = .computing
-            return [.compute]
-        case (.awaitingRoomForWork(let needed), .budgetRefused):
-            state = .computing
-            closesAfterAnswer = true
-            return [.finish(overBudget(needed: needed))]
 
-        case (.computing, .answerComputed(let size)):
-            state = .answerReady(closing: closesAfterAnswer)
-            return Self.sequence(settle(size), .resume)
-        case (.computingInline, .answerComputed(let size)):
-            state = .answered
-            let settled = settle(size)
-            return Self.sequence(settled, send(closing: false))
-        case (.decoding, .workRefused(let reason)), (.computing, .workRefused(let reason)):
-            state = .answerReady(closing: false)
-            return [settle(.whole(bytes: 0)), .holdAnswer(.overload(reason)), .resume].compactMap { $0 }
-        case (.answerReady(let closing), .resumed):
-            state = .answered
-            return [send(closing: closing)]
+        case .answerComputed(let size):
+            switch state {
+            case .computing:
+                state = .answerReady(closing: closesAfterAnswer)
+                return Self.sequence(settle(size), .resume)
+            case .computingInline:
+                state = .answered
+                let settled = settle(size)
+                return Self.sequence(settled, send(closing: false))
+            default:
+                return []
+            }
+        case .workRefused(let reason):
+            switch state {
+            case .decoding, .computing:
+                state = .answerReady(closing: false)
+                return [settle(.whole(bytes: 0)), .holdAnswer(.overload(reason)), .resume].compactMap { $0 }
+            default:
+                return []
+            }
 
-        case (.completed, _):
-            return []
-        case (_, .completed):
-            state = .completed
-            return giveBack(to: 0).map { [$0] } ?? []
-
-        default:
-            return []
+        case .completed:
+            return complete().map { [.release($0)] } ?? []
         }
+    }
+
+    /// ``Event/completed``: the bytes to give back to the budget (``Action/release(_:)``), if any. (The
+    /// completion callback's way, without an array.)
+    mutating func complete() -> Int? {
+        if case .completed = state { return nil }
+        state = .completed
+        guard case .release(let bytes) = giveBack(to: 0) else { return nil }
+        return bytes
     }
 
     // MARK: Head and admission

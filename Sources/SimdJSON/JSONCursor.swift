@@ -83,7 +83,9 @@ public struct JSONScalar: Sendable {
 
 /// Unescaped UTF-8 bytes a walk read (a member name, a string), valid while the walk lasts: compared as they lie,
 /// without making a `String`.
-package struct WalkedBytes: Equatable {
+///
+/// Public, not package, as ``ProbeTable`` is: its comparisons are inlined into the schemas' readers.
+public struct WalkedBytes: Equatable {
     @usableFromInline let bytes: UnsafeBufferPointer<UInt8>
 
     @usableFromInline
@@ -91,7 +93,7 @@ package struct WalkedBytes: Equatable {
 
     /// Whether both hold the same bytes.
     @inlinable
-    package static func == (a: WalkedBytes, b: WalkedBytes) -> Bool {
+    public static func == (a: WalkedBytes, b: WalkedBytes) -> Bool {
         guard a.bytes.count == b.bytes.count else { return false }
         for index in a.bytes.indices where a.bytes[index] != b.bytes[index] { return false }
         return true
@@ -99,7 +101,7 @@ package struct WalkedBytes: Equatable {
 
     /// Whether the bytes are `literal`'s.
     @inlinable
-    package static func == (bytes: WalkedBytes, literal: StaticString) -> Bool {
+    public static func == (bytes: WalkedBytes, literal: StaticString) -> Bool {
         literal.withUTF8Buffer { bytes == WalkedBytes(bytes: $0) }
     }
 
@@ -112,14 +114,16 @@ package struct WalkedBytes: Equatable {
 
 /// A member name a cursor read: its unescaped UTF-8 bytes (valid while the walk lasts) and where its opening
 /// quote is.
-package struct MemberName {
-    package let bytes: WalkedBytes
+///
+/// Public, not package, as ``ProbeTable`` is: its comparisons are inlined into the schemas' readers.
+public struct MemberName {
+    public let bytes: WalkedBytes
     /// The offset of the name's opening quote in the text walked.
     package let offset: Int
 
     /// Whether the name is `literal`.
     @inlinable
-    package static func == (name: MemberName, literal: StaticString) -> Bool { name.bytes == literal }
+    public static func == (name: MemberName, literal: StaticString) -> Bool { name.bytes == literal }
 }
 
 /// A walk over a JSON text with simdjson's On-Demand iterator that its caller steers, one value at a time: into
