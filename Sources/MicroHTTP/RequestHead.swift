@@ -34,24 +34,29 @@ import Darwin
 /// anywhere but at its first empty line. A head not seen whole then is checked by the layout alone, which
 /// shows a bare LF between fields and in most forms of the head's end; its answer closes the connection
 /// (``closesAfterAnswer(_:)``), so that lines libmicrohttpd may have left over are never read as a request.
+///
+/// A class only so that libmicrohttpd's field iterator can reach it through a pointer; it lives for one call of
+/// ``read(_:method:version:target:targetSpan:rawHead:)`` on one thread, whose statements touch its properties one
+/// at a time: they are `@exclusivity(unchecked)` (the run-time check of each access cost more than most checks of
+/// the head).
 final class RequestHead {
     /// The fields, names lowercased, values without surrounding whitespace.
-    var headers = HTTPHeaders()
+    @exclusivity(unchecked) var headers = HTTPHeaders()
     /// The first framing error found.
-    private(set) var violation: String?
+    @exclusivity(unchecked) private(set) var violation: String?
     /// How many fields frame the message: `Host`, `Content-Length` and `Transfer-Encoding` (counted once, for
     /// the checks and for the server's reading of the body).
-    private(set) var hostFields = 0, contentLengthFields = 0, transferEncodingFields = 0
+    @exclusivity(unchecked) private(set) var hostFields = 0, contentLengthFields = 0, transferEncodingFields = 0
     /// The value of the first `Content-Length` field, as sent.
-    private(set) var contentLength: String?
+    @exclusivity(unchecked) private(set) var contentLength: String?
 
     /// Where the previous line's text ended (the version, then each value), for the layout check.
-    private var previousEnd: UnsafeRawPointer?
+    @exclusivity(unchecked) private var previousEnd: UnsafeRawPointer?
     /// The previous field's name as sent, in libmicrohttpd's buffer (`nil` while the previous line is the
     /// request line); read only during ``read(_:method:version:target:targetSpan:)``. A message names it, and
     /// is written only when a check fails: most heads pass, and building its text for every field cost more
     /// than the checks.
-    private var previousName: UnsafeRawBufferPointer?
+    @exclusivity(unchecked) private var previousName: UnsafeRawBufferPointer?
     private let checksLayout: Bool
 
     /// Whether the linked libmicrohttpd is the one whose in-place layout the checks know.
