@@ -55,6 +55,12 @@ struct SeenKey {
     uint32_t offset;      // the member name in the input
 
     std::string_view name() const { return std::string_view(data, length); }
+    /// One of 64 buckets, from the name's length and its first and last bytes: names in different buckets
+    /// differ.
+    unsigned bucket() const {
+        uint32_t x = length == 0 ? 0 : uint32_t(length) | uint32_t(uint8_t(data[0])) << 8 | uint32_t(uint8_t(data[length - 1])) << 16;
+        return (x * 0x9E3779B1u) >> 26;
+    }
     bool sameName(const SeenKey &other) const {
         if (length != other.length) { return false; }
         for (size_t i = 0; i < length; ++i) {  // names are short and mostly differ early: no memcmp call
@@ -436,8 +442,14 @@ struct CSimdJSON_Parser {
     void reportRepeatedKeys(size_t base) {
         size_t count = keys.size() - base;
         if (count >= 2 && count <= 16) {  // most objects: compare each name with the ones before it
+            // ... that share its bucket (SeenKey::bucket): most names share none, and are compared with none.
             const SeenKey *names = keys.data() + base;  // (reporting does not touch `keys`)
+            uint64_t buckets = uint64_t(1) << names[0].bucket();
             for (size_t j = 1; j < count; ++j) {
+                uint64_t bucket = uint64_t(1) << names[j].bucket();
+                bool shared = (buckets & bucket) != 0;
+                buckets |= bucket;
+                if (!shared) { continue; }
                 for (size_t i = 0; i < j; ++i) {
                     if (names[i].sameName(names[j])) {
                         violation(CSimdJSON_ViolationDuplicateMember, CSimdJSON_FoundNothing, names[j].offset,
