@@ -31,12 +31,13 @@ struct SnapshotBuilder {
     func snapshots(
         old: DiffRequestSchema.SnapshotRecord, new: DiffRequestSchema.SnapshotRecord
     ) -> (old: Snapshot, new: Snapshot) {
+        var none: Reference? = nil
         if old.firstSection <= new.firstSection {
-            let reference = reference(to: snapshot(old, repeating: nil), old)
-            return (reference.snapshot, snapshot(new, repeating: reference))
+            var reference: Reference? = reference(to: snapshot(old, repeating: &none), old)
+            return (reference!.snapshot, snapshot(new, repeating: &reference))
         }
-        let reference = reference(to: snapshot(new, repeating: nil), new)
-        return (snapshot(old, repeating: reference), reference.snapshot)
+        var reference: Reference? = reference(to: snapshot(new, repeating: &none), new)
+        return (snapshot(old, repeating: &reference), reference!.snapshot)
     }
 
     /// `built`, made from `record`, as the reference of the other snapshot, with the counterparts of the other's
@@ -78,9 +79,9 @@ struct SnapshotBuilder {
         return dropped
     }
 
-    /// A snapshot already built, whose items the other's repeat or are compared with. (A class: the builder
-    /// passes it to every section of the other snapshot, and a struct of three arrays is copied at each.)
-    private final class Reference {
+    /// A snapshot already built, whose items the other's repeat or are compared with (passed `inout`, so that
+    /// neither its arrays nor the value are copied).
+    private struct Reference {
         let snapshot: Snapshot
         /// The index among the snapshot's items of each section's first item, and the item count at the end
         /// (32-bit: a body holds fewer than 2^29 items, see ``WireItem``; 4 bytes a section of a snapshot of
@@ -118,7 +119,8 @@ struct SnapshotBuilder {
         private var lastSection = 0
 
         /// The item at `index` among the snapshot's items.
-        func item(at index: Int) -> WireItem {
+        @inline(__always)
+        mutating func item(at index: Int) -> WireItem {
             let sections = snapshot.sections
             if index >= Int(starts[lastSection]) && index < Int(starts[lastSection + 1]) {
                 return sections[lastSection].items[index - Int(starts[lastSection])]
@@ -143,26 +145,26 @@ struct SnapshotBuilder {
 
     /// Builds a snapshot; every item's content number is its probe index, but for an item of the snapshot built
     /// second whose content equals its counterpart's in `reference`, which takes that one's.
-    private func snapshot(_ record: DiffRequestSchema.SnapshotRecord, repeating reference: Reference?) -> Snapshot {
+    private func snapshot(_ record: DiffRequestSchema.SnapshotRecord, repeating reference: inout Reference?) -> Snapshot {
         let first = record.firstSection
         var firstItem = record.firstItem  // the section's: its items follow the previous section's
         return Snapshot(
             sections: sections[first ..< first + record.sectionCount].map { section in
                 defer { firstItem += Int(section.itemCount) }
-                return self.section(section, firstItem: firstItem, repeating: reference)
+                return self.section(section, firstItem: firstItem, repeating: &reference)
             },
             text: text, firstSection: first)
     }
 
     /// The section of `record`, whose first item is probe `first`.
     private func section(
-        _ record: DiffRequestSchema.SectionRecord, firstItem first: Int, repeating reference: Reference?
+        _ record: DiffRequestSchema.SectionRecord, firstItem first: Int, repeating reference: inout Reference?
     ) -> WireSection {
         var items: [WireItem] = []
         items.reserveCapacity(Int(record.itemCount))
         let indices = first ..< first + Int(record.itemCount)
-        if let reference {
-            for index in indices { items.append(item(index, repeating: reference)) }
+        if reference != nil {
+            for index in indices { items.append(item(index, repeating: &reference!)) }
         } else {
             for index in indices { items.append(item(index, probes[index], contentNumber: index)) }
         }
@@ -181,7 +183,7 @@ struct SnapshotBuilder {
     /// Item `index` of the snapshot built second: its counterpart in `reference` again when it repeats its bytes,
     /// else a new item whose content number is the counterpart's when their contents are equal.
     @inline(__always)
-    private func item(_ index: Int, repeating reference: Reference) -> WireItem {
+    private func item(_ index: Int, repeating reference: inout Reference) -> WireItem {
         let probe = probes[index]
         let counterpart = reference.counterpart(probe.memberNumber)
         guard counterpart >= 0 else { return item(index, probe, contentNumber: index) }
