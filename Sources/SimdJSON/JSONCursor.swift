@@ -143,9 +143,10 @@ package final class JSONCursor {
     /// The bytes the text is read from (with its padding as spare capacity), and where the text starts in them.
     package let source: [UInt8]
     package let base: Int
-    /// The description of the value the cursor stands on, written by the cursor's moves. (Behind a pointer: as a
-    /// stored property passed `inout` to C, every move would cost a dynamic exclusivity check.)
-    private let standing = UnsafeMutablePointer<CSimdJSON_Standing>.allocate(capacity: 1)
+    /// The description of the value the cursor stands on, written by the cursor's moves: the parser's (as a
+    /// stored property passed `inout` to C, every move would cost a dynamic exclusivity check; allocated, every
+    /// walk an allocation).
+    private let standing: UnsafeMutablePointer<CSimdJSON_Standing>
     /// Whether the document's value is an object or an array (to be followed by nothing but whitespace); a
     /// scalar one is validated at once, and only its kind is known (its readers read nothing).
     private var rootIsContainer = false
@@ -156,10 +157,9 @@ package final class JSONCursor {
         self.pointer = pointer
         self.source = source
         self.base = base
-        standing.initialize(to: CSimdJSON_Standing())
+        standing = CSimdJSON_CursorStanding(pointer)
+        standing.pointee = CSimdJSON_Standing()
     }
-
-    deinit { standing.deallocate() }
 
     // MARK: Where the cursor stands
 

@@ -33,7 +33,7 @@ enum RequestReader {
                 let violations = result.violations.map { (violation($0), place: $0.place) }
                 outcome = .success((value, RuleViolations(violations: violations, omitted: result.omittedViolations), padded))
             })
-            return outcome
+            return outcome.take()!
         }
     }
 
@@ -50,7 +50,7 @@ enum RequestReader {
             padded, 0 ..< padded.count, probes: DiffRequestSchema.probeReservation(bodyLength: padded.count),
             maximumViolations: DiffRequest.maximumViolationCount, { walked = DiffRequestSchema.walk($0) }
         ) { result in request = build(walked.take(), result, padded: padded, body: body) }  // (moved, not copied)
-        return request
+        return request.take()!
     }
 
     /// The request a walk of `padded` (its padding as spare capacity; `body` as the client sent it) found, or

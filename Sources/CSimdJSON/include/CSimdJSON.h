@@ -238,6 +238,11 @@ void CSimdJSON_ParserDestroy(CSimdJSON_Parser *parser);
 int CSimdJSON_CursorBegin(CSimdJSON_Parser *parser, const uint8_t *bytes, size_t length, size_t capacity,
                           size_t probes, size_t maximumViolations, int validated);
 /**
+ * A description the caller's walks may use as their `standing` (the handle holds it: a walk needs no allocation
+ * of its own for it).
+ */
+CSimdJSON_Standing *CSimdJSON_CursorStanding(CSimdJSON_Parser *parser);
+/**
  * Stands on the document's value and returns its kind (CSimdJSON_Found*), described in *standing unless it is
  * NULL. A document that is a scalar is validated to its end at once (the walk is then over: only its kind is
  * described); after an object or an array, call CSimdJSON_CursorRequireEnd.
