@@ -44,9 +44,10 @@ private struct MemberTable {
         // the slot is the hash's low half scaled to the capacity. A slot holds the tag and 1 + the index of the
         // first probe of its scalar; 0 is free.
         let capacity = max(16, 2 * count)
-        var slots = [UInt64](repeating: 0, count: capacity)
         var budget = budget ?? .max
-        return slots.withUnsafeMutableBufferPointer { slots in
+        // (On the stack when it fits there, as a small request's table does: no allocation.)
+        return withUnsafeTemporaryAllocation(of: UInt64.self, capacity: capacity) { slots in
+            slots.initialize(repeating: 0)
             var next: UInt32 = 0
             for index in 0 ..< count {
                 if let earlier = probes.repeatOf(at: index) {
