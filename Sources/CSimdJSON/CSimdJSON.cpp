@@ -168,7 +168,7 @@ struct CSimdJSON_Parser {
         bool checkNames;
     };
     Level levels[CSimdJSON_MAX_DEPTH + 1];  // level `depth - 1` is the container entered last
-    CSimdJSON_Standing standingRecord{};    // the caller's description, if it takes this one (CSimdJSON_CursorStanding)
+    CSimdJSON_CursorState cursorState{};    // the caller's cursor's (CSimdJSON_CursorStateOf)
     ondemand::value current;                // the value the cursor stands on, while `standing`
     bool standing = false;                  // the cursor stands on a value not yet read, skipped or entered
     bool trusted = false;                   // the text was validated by an earlier walk: nothing is checked again
@@ -1184,7 +1184,7 @@ int CSimdJSON_CursorBegin(CSimdJSON_Parser *parser, const uint8_t *bytes, size_t
     return parser->cursorBegin(bytes, length, capacity, probes, maximumViolations, validated != 0);
 }
 
-CSimdJSON_Standing *CSimdJSON_CursorStanding(CSimdJSON_Parser *parser) { return &parser->standingRecord; }
+CSimdJSON_CursorState *CSimdJSON_CursorStateOf(CSimdJSON_Parser *parser) { return &parser->cursorState; }
 
 uint8_t CSimdJSON_CursorRoot(CSimdJSON_Parser *parser, CSimdJSON_Standing *standing) {
     return parser->cursorRoot(standing);

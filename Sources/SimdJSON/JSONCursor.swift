@@ -136,29 +136,39 @@ public struct MemberName {
 /// (syntax, nesting, memory) every step does nothing and answers as at an end; ``SimdJSONParser/walk`` reports
 /// what happened.
 ///
-/// A class because every reader of one walk moves the same cursor; used by one thread, within the walk that made
-/// it.
-package final class JSONCursor {
+/// A value that points at its walk's state in the parser (``CSimdJSON_CursorState``), so that every copy, in
+/// every reader of one walk, moves the same cursor (and a walk allocates no object for it); used by one thread,
+/// within the walk that made it.
+package struct JSONCursor {
     private let pointer: OpaquePointer
     /// The bytes the text is read from (with its padding as spare capacity), and where the text starts in them.
     package let source: [UInt8]
     package let base: Int
-    /// The description of the value the cursor stands on, written by the cursor's moves: the parser's (as a
-    /// stored property passed `inout` to C, every move would cost a dynamic exclusivity check; allocated, every
-    /// walk an allocation).
+    /// The parser's record of the walk for this cursor: the description of the value the cursor stands on,
+    /// written by the cursor's moves, and the cursor's flags.
+    private let state: UnsafeMutablePointer<CSimdJSON_CursorState>
+    /// The description (the state's first member).
     private let standing: UnsafeMutablePointer<CSimdJSON_Standing>
-    /// Whether the document's value is an object or an array (to be followed by nothing but whitespace); a
-    /// scalar one is validated at once, and only its kind is known (its readers read nothing).
-    private var rootIsContainer = false
-    /// The walk is over: every step does nothing.
-    private var isOver = false
 
     init(pointer: OpaquePointer, source: [UInt8], base: Int) {
         self.pointer = pointer
         self.source = source
         self.base = base
-        standing = CSimdJSON_CursorStanding(pointer)
-        standing.pointee = CSimdJSON_Standing()
+        state = CSimdJSON_CursorStateOf(pointer)
+        state.initialize(to: CSimdJSON_CursorState())
+        standing = UnsafeMutableRawPointer(state).assumingMemoryBound(to: CSimdJSON_Standing.self)
+    }
+
+    /// Whether the document's value is an object or an array (to be followed by nothing but whitespace); a
+    /// scalar one is validated at once, and only its kind is known (its readers read nothing).
+    private var rootIsContainer: Bool {
+        get { state.pointee.rootIsContainer != 0 }
+        nonmutating set { state.pointee.rootIsContainer = newValue ? 1 : 0 }
+    }
+    /// The walk is over: every step does nothing.
+    private var isOver: Bool {
+        get { state.pointee.over != 0 }
+        nonmutating set { state.pointee.over = newValue ? 1 : 0 }
     }
 
     // MARK: Where the cursor stands

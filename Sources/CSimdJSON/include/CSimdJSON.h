@@ -238,10 +238,18 @@ void CSimdJSON_ParserDestroy(CSimdJSON_Parser *parser);
 int CSimdJSON_CursorBegin(CSimdJSON_Parser *parser, const uint8_t *bytes, size_t length, size_t capacity,
                           size_t probes, size_t maximumViolations, int validated);
 /**
- * A description the caller's walks may use as their `standing` (the handle holds it: a walk needs no allocation
- * of its own for it).
+ * What a caller's cursor keeps of a walk, held by the handle (a walk allocates nothing for it): the description
+ * of the value it stands on (its `standing`), and two flags of the caller's own (whether the document's value is
+ * an object or an array; whether the caller ended the walk), which the handle never reads or writes.
  */
-CSimdJSON_Standing *CSimdJSON_CursorStanding(CSimdJSON_Parser *parser);
+typedef struct CSimdJSON_CursorState {
+    CSimdJSON_Standing standing;
+    uint8_t rootIsContainer;
+    uint8_t over;
+} CSimdJSON_CursorState;
+
+/** The handle's CSimdJSON_CursorState. */
+CSimdJSON_CursorState *CSimdJSON_CursorStateOf(CSimdJSON_Parser *parser);
 /**
  * Stands on the document's value and returns its kind (CSimdJSON_Found*), described in *standing unless it is
  * NULL. A document that is a scalar is validated to its end at once (the walk is then over: only its kind is
