@@ -551,6 +551,16 @@ struct CSimdJSON_Parser {
         case CSimdJSON_ScalarString: {
             const uint8_t *bytes = scalar.inInput ? reinterpret_cast<const uint8_t *>(input) + scalar.offset
                                                   : unescaped.data() + scalar.offset;
+            if (scalar.length <= 8) {  // most ids: one word, mixed once (the same for either place of the bytes)
+                uint64_t word = 0;
+                if (scalar.inInput) {  // the input's padding makes 8 bytes readable from any string in it
+                    std::memcpy(&word, bytes, 8);
+                    word &= scalar.length == 8 ? ~uint64_t(0) : (uint64_t(1) << (8 * scalar.length)) - 1;
+                } else {
+                    std::memcpy(&word, bytes, scalar.length);
+                }
+                return uint32_t(mix64(word ^ seed ^ (uint64_t(scalar.length) << 60)));
+            }
             return uint32_t(hashBytes(bytes, scalar.length, seed));
         }
         default: return 0;
