@@ -31,13 +31,18 @@ struct SnapshotBuilder {
     func snapshots(
         old: DiffRequestSchema.SnapshotRecord, new: DiffRequestSchema.SnapshotRecord
     ) -> (old: Snapshot, new: Snapshot) {
-        var none: Reference? = nil
-        if old.firstSection <= new.firstSection {
-            var reference: Reference? = reference(to: snapshot(old, repeating: &none), old)
-            return (reference!.snapshot, snapshot(new, repeating: &reference))
-        }
-        var reference: Reference? = reference(to: snapshot(new, repeating: &none), new)
-        return (snapshot(old, repeating: &reference), reference!.snapshot)
+        let oldFirst = old.firstSection <= new.firstSection
+        let (first, second) = oldFirst ? (old, new) : (new, old)
+        let built = reference(to: snapshot(first), first)
+        var reference: Reference? = built
+        let other = snapshot(second, repeating: &reference)
+        return oldFirst ? (built.snapshot, other) : (other, built.snapshot)
+    }
+
+    /// The snapshot walked first, which repeats nothing.
+    private func snapshot(_ record: DiffRequestSchema.SnapshotRecord) -> Snapshot {
+        var nothing: Reference? = nil
+        return snapshot(record, repeating: &nothing)
     }
 
     /// `built`, made from `record`, as the reference of the other snapshot, with the counterparts of the other's
