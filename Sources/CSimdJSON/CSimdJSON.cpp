@@ -551,7 +551,7 @@ struct CSimdJSON_Parser {
         case CSimdJSON_ScalarString: {
             const uint8_t *bytes = scalar.inInput ? reinterpret_cast<const uint8_t *>(input) + scalar.offset
                                                   : unescaped.data() + scalar.offset;
-            if (scalar.length <= 8) {  // most ids: one word, mixed once (the same for either place of the bytes)
+            if (scalar.length <= 8) {  // a short string: one word, mixed once (the same for either place of its bytes)
                 uint64_t word = 0;
                 if (scalar.inInput) {  // the input's padding makes 8 bytes readable from any string in it
                     std::memcpy(&word, bytes, 8);
