@@ -552,11 +552,13 @@ struct CSimdJSON_Parser {
             const uint8_t *bytes = scalar.inInput ? reinterpret_cast<const uint8_t *>(input) + scalar.offset
                                                   : unescaped.data() + scalar.offset;
             if (scalar.length <= 8) {  // a short string: one word, mixed once (the same for either place of its bytes)
+                // (The masked read and the copy give the same word only on a little-endian machine.)
+                static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "short strings are hashed as little-endian words");
                 uint64_t word = 0;
                 if (scalar.inInput) {  // the input's padding makes 8 bytes readable from any string in it
                     std::memcpy(&word, bytes, 8);
                     word &= scalar.length == 8 ? ~uint64_t(0) : (uint64_t(1) << (8 * scalar.length)) - 1;
-                } else {
+                } else if (scalar.length > 0) {
                     std::memcpy(&word, bytes, scalar.length);
                 }
                 return uint32_t(mix64(word ^ seed ^ (uint64_t(scalar.length) << 60)));

@@ -8,7 +8,7 @@
 // Per-request (libmicrohttpd 0.9.75, MHD_ALLOW_SUSPEND_RESUME): what happens to a request is decided by its
 // RequestMachine (RequestMachine.swift: the head's refusals, admission by the memory budget, the body, the
 // deadline, the answer and every reservation); these callbacks tell it what happened and carry out its actions
-// (``perform(_:for:on:chunk:context:)``):
+// (``perform(_:for:on:chunk:deadlinesSettled:context:)``):
 //   1. URI-log callback: request line parsed → allocate RequestState and its machine, the request's con_cls.
 //   2. Access handler, first call (upload_data NULL): head complete → copy method, headers, address, check the
 //      framing (RequestHead) → .headReceived.

@@ -35,10 +35,11 @@ import Darwin
 /// shows a bare LF between fields and in most forms of the head's end; its answer closes the connection
 /// (``closesAfterAnswer(_:)``), so that lines libmicrohttpd may have left over are never read as a request.
 ///
-/// A class only so that libmicrohttpd's field iterator can reach it through a pointer; it lives for one call of
-/// ``read(_:method:version:target:targetSpan:rawHead:)`` on one thread, whose statements touch its properties one
-/// at a time: they are `@exclusivity(unchecked)` (the run-time check of each access cost more than most checks of
-/// the head).
+/// A class only so that libmicrohttpd's field iterator can reach it through a pointer; it is made by
+/// ``read(_:method:version:target:targetSpan:rawHead:)`` and read by the access handler's first call, whose
+/// statements touch its properties one at a time (the field iterator only inside `MHD_get_connection_values_n`):
+/// they are `@exclusivity(unchecked)`, since no two accesses ever overlap (the run-time check of each access cost
+/// more than most checks of the head).
 final class RequestHead {
     /// The fields, names lowercased, values without surrounding whitespace.
     @exclusivity(unchecked) var headers = HTTPHeaders()
@@ -53,7 +54,7 @@ final class RequestHead {
     /// Where the previous line's text ended (the version, then each value), for the layout check.
     @exclusivity(unchecked) private var previousEnd: UnsafeRawPointer?
     /// The previous field's name as sent, in libmicrohttpd's buffer (`nil` while the previous line is the
-    /// request line); read only during ``read(_:method:version:target:targetSpan:)``. A message names it, and
+    /// request line); read only during ``read(_:method:version:target:targetSpan:rawHead:)``. A message names it, and
     /// is written only when a check fails: most heads pass, and building its text for every field cost more
     /// than the checks.
     @exclusivity(unchecked) private var previousName: UnsafeRawBufferPointer?

@@ -13,9 +13,10 @@ internal import Gzip
 /// thread's next access-handler call.
 ///
 /// Its stored properties are `@exclusivity(unchecked)`: Swift checks at run time that no two accesses to a class's
-/// property overlap, which cost the access handler about 20 checks a request (2,000 instructions). None can
-/// overlap here: the callbacks read and write them one statement at a time (the machine's `handle` is pure, and
-/// no access is held across a call that could touch the state again), on one thread at a time (above).
+/// property overlap within a thread, which cost the access handler about 20 checks a request (2,000
+/// instructions). None can overlap here: the callbacks read and write them one statement at a time (the
+/// machine's `handle` is pure, and no access is held across a call that could touch the state again). (Those
+/// checks never covered other threads; what keeps threads apart is the hand-over above.)
 final class RequestState: @unchecked Sendable {
     /// The request target exactly as sent (path and query, or an absolute URI).
     let target: String

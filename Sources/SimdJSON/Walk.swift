@@ -138,7 +138,9 @@ public struct JSONProbe {
 /// Its records are read at fixed offsets (checked against the C layout when the table is made), so that reading
 /// one is inlined into the modules that read every probe of a request. For that the type is public, not package:
 /// Swift 6.3 does not make the `@inlinable` members of a package type available to other modules (they stay
-/// calls, about 37 instructions a probe), while those of a public type are.
+/// calls, about 37 instructions a probe), while those of a public type are. (Public, it is visible to importers of
+/// the package's library products that import SimdJSON; it is valid only within a walk, and nothing public
+/// makes one.)
 public struct ProbeTable {
     @usableFromInline let records: UnsafeRawBufferPointer
 

@@ -84,8 +84,8 @@ struct SnapshotBuilder {
         return dropped
     }
 
-    /// A snapshot already built, whose items the other's repeat or are compared with (passed `inout`, so that
-    /// neither its arrays nor the value are copied).
+    /// A snapshot already built, whose items the other's repeat or are compared with (a value passed `inout`
+    /// through the other's sections, so that it allocates nothing and its last section found persists).
     private struct Reference {
         let snapshot: Snapshot
         /// The index among the snapshot's items of each section's first item, and the item count at the end

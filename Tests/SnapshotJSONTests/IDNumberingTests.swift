@@ -55,4 +55,39 @@ import Testing
         #expect(request.old.sections[0].items.map(\.identityNumber) == Array(0 ..< 5000))
         #expect(request.new.sections[0].items.map(\.identityNumber) == Array((0 ..< 5000).reversed()))
     }
+
+    /// Ids at the edges of the hash of short strings (one word of at most 8 bytes): the empty string, 7, 8 and 9
+    /// bytes, NULs, escaped and unescaped spellings of one string, non-ASCII, and integers (among them those whose
+    /// words equal a short string's: `1152921504606847025` and `"1"` share a hash whatever the seed), each with
+    /// the key of its value.
+    static let edgeIDs: [(json: String, key: String)] = [
+        (#""""#, "s:"), (#""a""#, "s:a"), (#""\u0061""#, "s:a"), (#""a\u0000""#, "s:a\0"), (#""\u0000""#, "s:\0"),
+        (#""1""#, "s:1"), (#""\u0031""#, "s:1"), ("1", "i:1"), ("1152921504606847025", "i:c1"),
+        ("2305843009213719137", "i:c2"), (#""ab""#, "s:ab"),
+        (#""abcdefgh""#, "s:abcdefgh"), (#""\u0061bcdefgh""#, "s:abcdefgh"), (#""abcdefg""#, "s:abcdefg"),
+        (#""abcdefghi""#, "s:abcdefghi"), (#""abcdefgh\u0069""#, "s:abcdefghi"), (#""é""#, "s:é"), (#""\u00e9""#, "s:é"),
+    ]
+
+    /// Equal numbers exactly for equal ids among the edge ids, spread over both snapshots.
+    @Test(arguments: 0 ..< 40)
+    func equalNumbersExactlyForEqualEdgeIds(seed: Int) throws {
+        var g = SplitMix(seed: UInt64(seed))
+        func items() -> (json: String, keys: [String]) {
+            let chosen = (0 ..< Int.random(in: 0 ... 30, using: &g)).map { _ in
+                Self.edgeIDs[Int.random(in: 0 ..< Self.edgeIDs.count, using: &g)]
+            }
+            return (chosen.map { #"{"id":\#($0.json),"v":1}"# }.joined(separator: ","), chosen.map(\.key))
+        }
+        let (a, aKeys) = items(), (b, bKeys) = items(), (c, cKeys) = items()
+        let body = #"{"old":{"sections":[{"id":1,"items":[\#(a)]},{"id":2,"items":[\#(b)]}]},"new":{"items":[\#(c)]}}"#
+        let request = try parseDiffRequest(Array(body.utf8))
+        let all = (request.old.sections + request.new.sections).flatMap(\.items)
+        let keys = aKeys + bKeys + cKeys
+        #expect(all.count == keys.count)
+        for i in all.indices {
+            for j in all.indices {
+                #expect((all[i].identityNumber == all[j].identityNumber) == (keys[i] == keys[j]), "\(keys[i]) vs \(keys[j])")
+            }
+        }
+    }
 }
