@@ -558,7 +558,7 @@ struct CSimdJSON_Parser {
                 if (scalar.inInput) {  // the input's padding makes 8 bytes readable from any string in it
                     std::memcpy(&word, bytes, 8);
                     word &= scalar.length == 8 ? ~uint64_t(0) : (uint64_t(1) << (8 * scalar.length)) - 1;
-                } else if (scalar.length > 0) {
+                } else {  // (an unescaped string had an escape: it is never empty, and its bytes exist)
                     std::memcpy(&word, bytes, scalar.length);
                 }
                 return uint32_t(mix64(word ^ seed ^ (uint64_t(scalar.length) << 60)));
