@@ -20,6 +20,16 @@ struct NumberedBenchItem: IdentityNumbered, Hashable, Sendable {
     var differenceIdentifier: String { item.id }
     func isContentEqual(to source: NumberedBenchItem) -> Bool { item.isContentEqual(to: source.item) }
 
+    /// Both lists with their ids numbered in order of first appearance, source first, each as one section: only
+    /// the sectioned initializer matches by number (the flat one wraps its lists in a section of plain
+    /// `Differentiable` elements, and hashes their ids), and the service's snapshots are sections.
+    static func numberedSections(_ source: [BenchItem], _ target: [BenchItem])
+        -> ([ArraySection<String, NumberedBenchItem>], [ArraySection<String, NumberedBenchItem>])
+    {
+        let (numberedSource, numberedTarget) = numbered(source, target)
+        return ([ArraySection(model: "", elements: numberedSource)], [ArraySection(model: "", elements: numberedTarget)])
+    }
+
     /// Both lists with their ids numbered in order of first appearance, source first.
     static func numbered(_ source: [BenchItem], _ target: [BenchItem]) -> ([NumberedBenchItem], [NumberedBenchItem]) {
         var numbers: [String: Int] = [:]
@@ -75,7 +85,7 @@ enum Benchmark {
             let flat = measure(runs: runs) { result = try! SectionedDifference(from: source, to: target) }
             report("ListDiff, one section", flat, counts: result?.counts)
 
-            let (numberedSource, numberedTarget) = NumberedBenchItem.numbered(source, target)
+            let (numberedSource, numberedTarget) = NumberedBenchItem.numberedSections(source, target)
             let numbered = measure(runs: runs) { result = try! SectionedDifference(from: numberedSource, to: numberedTarget) }
             report("ListDiff, one section, numbered ids", numbered, counts: result?.counts)
 
@@ -127,7 +137,7 @@ enum Benchmark {
             for _ in 0..<1_000 { result = try! SectionedDifference(from: source, to: target) }
         }
         report("ListDiff, one section", flat, counts: result?.counts)
-        let (numberedSource, numberedTarget) = NumberedBenchItem.numbered(source, target)
+        let (numberedSource, numberedTarget) = NumberedBenchItem.numberedSections(source, target)
         let numbered = measure(runs: runs) {
             for _ in 0..<1_000 { result = try! SectionedDifference(from: numberedSource, to: numberedTarget) }
         }
