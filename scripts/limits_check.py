@@ -429,15 +429,20 @@ def main():
             time.sleep(0.5)
             reserved = metric(port, "snapdiff_memory_reserved_bytes")
         reserved_after = reserved - 65536
+        # Each connection ends in EOF or a reset once the server closes it. It gives the answer's memory back
+        # first and then closes the socket (the janitor's lingering close), so on a busy machine a socket may
+        # still be open a moment after the memory came back: each is waited for, until the deadline (at least
+        # 30 s from now), and a passing run waits no longer than the closes take.
+        close_deadline = max(cut_deadline, time.time() + 30)
         cut = 0
         for sock in held:
-            sock.settimeout(0)
             try:
                 while True:  # drain what the kernel buffered; a closed connection ends in EOF or a reset
+                    sock.settimeout(max(0.01, close_deadline - time.time()))
                     if not sock.recv(1 << 20):
                         cut += 1
                         break
-            except BlockingIOError:
+            except TimeoutError:
                 pass
             except OSError:
                 cut += 1
