@@ -3,6 +3,8 @@
 #
 #   Benchmarks/service/run.sh [seconds-per-wrk-run] [rounds]      (defaults: 5 s, 10 rounds)
 #   THREADS=N Benchmarks/service/run.sh …   both servers with N worker threads (default: one per core)
+#   LOG_LEVEL=error Benchmarks/service/run.sh …   snapdiff without its access log (default: info, the access log
+#                                                 on, as deployed; written to a file in the work directory)
 #
 # 1. Request rate of POST /diff with a ~10 KB body (~50 items per snapshot) against a minimal C
 #    libmicrohttpd server reading the same POST, in the same run: rounds alternate the two servers (wrk -t2
@@ -14,16 +16,17 @@ cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 seconds=${1:-5}
 rounds=${2:-10}
 threads=${THREADS:-$(nproc)}
+log_level=${LOG_LEVEL:-info}
 source Benchmarks/service/setup.sh
 cc -O2 -o "$work/minimal" Benchmarks/c-baseline/minimal.c $(pkg-config --cflags --libs libmicrohttpd)
 python3 Benchmarks/service/make_requests.py "$work"
 small=$(stat -c %s "$work/small.json"); large=$(stat -c %s "$work/large.json")
 
 echo "# service benchmark"
-echo "machine: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), $(nproc) cores; wrk -t2 -c64 -d${seconds}s on the same machine; $threads worker threads per server"
+echo "machine: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), $(nproc) cores; wrk -t2 -c64 -d${seconds}s on the same machine; $threads worker threads per server; snapdiff --log-level $log_level"
 echo "small body: $small bytes; large body: $large bytes"
 
-.build/release/snapdiff serve --port 18180 --threads "$threads" --log-level error & pids+=($!)
+.build/release/snapdiff serve --port 18180 --threads "$threads" --log-level "$log_level" >"$work/snapdiff.log" 2>&1 & pids+=($!)
 "$work/minimal" 18181 "$threads" >/dev/null & pids+=($!)
 sleep 1
 curl -sf -o /dev/null --json @"$work/small.json" http://127.0.0.1:18180/diff || { echo "snapdiff does not answer" >&2; exit 1; }
