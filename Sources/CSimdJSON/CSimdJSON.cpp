@@ -443,26 +443,20 @@ struct CSimdJSON_Parser {
     void reportRepeatedKeys(size_t base) {
         size_t count = keys.size() - base;
         if (count >= 2 && count <= 16) {  // most objects: compare each name with the ones before it
+            // ... that share its bucket (SeenKey::bucket): most names share none, and are compared with none.
             const SeenKey *names = keys.data() + base;  // (reporting does not touch `keys`)
-            auto reportIfRepeated = [&](size_t j) {
+            uint64_t buckets = uint64_t(1) << names[0].bucket();
+            for (size_t j = 1; j < count; ++j) {
+                uint64_t bucket = uint64_t(1) << names[j].bucket();
+                bool shared = (buckets & bucket) != 0;
+                buckets |= bucket;
+                if (!shared) { continue; }
                 for (size_t i = 0; i < j; ++i) {
                     if (names[i].sameName(names[j])) {
                         violation(CSimdJSON_ViolationDuplicateMember, CSimdJSON_FoundNothing, names[j].offset,
                                   names[j].name());
-                        return;
+                        break;
                     }
-                }
-            };
-            if (count <= 3) {
-                for (size_t j = 1; j < count; ++j) { reportIfRepeated(j); }
-            } else {
-                // Only with the earlier names of its bucket (SeenKey::bucket): most names share none, and are
-                // compared with none. (With fewer than 4 names, the buckets cost more than the comparisons.)
-                uint64_t buckets = uint64_t(1) << names[0].bucket();
-                for (size_t j = 1; j < count; ++j) {
-                    uint64_t bucket = uint64_t(1) << names[j].bucket();
-                    if ((buckets & bucket) != 0) { reportIfRepeated(j); }
-                    buckets |= bucket;
                 }
             }
         } else if (count > 16) {  // large objects: sort by name, then place; mark repeats; report them in place order
