@@ -42,6 +42,42 @@ struct AnsweredRequest {
     }
 }
 
+extension AnsweredRequest {
+    /// How many members ``write(to:)`` writes: method, path, status, duration and the answer's size (or that it was
+    /// streamed), and each optional one present.
+    var memberCount: Int {
+        5 + (requestID == nil ? 0 : 1) + (bodyBytes == nil ? 0 : 1) + (reason == nil ? 0 : 1) + (answeredBy == nil ? 0 : 1)
+    }
+
+    /// Writes ``metadata``'s members as ``JSONLogHandler`` writes them, in name order, without the dictionary.
+    func write(to writer: inout JSONWriter) {
+        if let answeredBy { writer.member(Self.answeredBy, answeredBy) }
+        if let bodyBytes { writer.member(Self.bytesIn, bodyBytes) }
+        if let answerBytes { writer.member(Self.bytesOut, answerBytes) }
+        writer.member(Self.durationMilliseconds, duration.milliseconds)
+        writer.member(Self.method, method)
+        writer.member(Self.path, path)
+        if let reason { writer.member(Self.reason, reason) }
+        if let requestID { writer.member(Self.requestIDName, requestID) }
+        writer.member(Self.status, status)
+        if answerBytes == nil {
+            writer.key(Self.streamed)
+            writer.value(true)
+        }
+    }
+
+    private static let answeredBy = JSONWriter.Name("answered_by")
+    private static let bytesIn = JSONWriter.Name("bytes_in")
+    private static let bytesOut = JSONWriter.Name("bytes_out")
+    private static let durationMilliseconds = JSONWriter.Name("duration_ms")
+    private static let method = JSONWriter.Name("method")
+    private static let path = JSONWriter.Name("path")
+    private static let reason = JSONWriter.Name("reason")
+    private static let requestIDName = JSONWriter.Name("request_id")
+    private static let status = JSONWriter.Name("status")
+    private static let streamed = JSONWriter.Name("streamed")
+}
+
 extension Duration {
     /// The duration in milliseconds, to the microsecond.
     var milliseconds: Double {

@@ -38,13 +38,7 @@ public struct JSONLogHandler: LogHandler {
     /// The line `log(event:)` writes for an event at `time`, its newline included.
     func line(for event: LogEvent, at time: Date) -> [UInt8] {
         let merged = metadata.isEmpty ? event.metadata ?? [:] : metadata.merging(event.metadata ?? [:]) { _, new in new }
-        var writer = JSONWriter(capacity: 192 + 48 * merged.count)
-        writer.beginObject()
-        writer.key(Self.time)
-        writer.value(UTCTimestamp(time).text)
-        writer.member(Self.level, event.level.rawValue)
-        writer.member(Self.label, label)
-        writer.member(Self.message, event.message.description)
+        var writer = beginLine(at: time, level: event.level, message: event.message.description, members: merged.count)
         // Members in name order, so that every line of a kind has one shape.
         for key in merged.keys.sorted() {
             writer.key(key)
@@ -56,6 +50,53 @@ public struct JSONLogHandler: LogHandler {
         writer.endObject()
         writer.appendNewline()
         return writer.bytes
+    }
+
+    /// Whether ``log(level:message:at:members:)`` writes the line `log(event:)` would for a message at `level`: the
+    /// handler writes that level, has no metadata of its own, and adds no `source` at it.
+    func writesPreformatted(at level: Logger.Level) -> Bool {
+        level >= logLevel && level < .error && metadata.isEmpty
+    }
+
+    /// Writes one line whose members `members` writes itself, in name order, in one `write(2)`: the line
+    /// `log(event:)` writes for the same members given as metadata, without building swift-log's metadata
+    /// dictionary, sorting its names or boxing its numbers. The access log's path, a line per request.
+    ///
+    /// - Precondition: ``writesPreformatted(at:)`` for `level` (else the line would differ from `log(event:)`'s).
+    /// - Parameters:
+    ///   - level: The line's level.
+    ///   - message: The line's message.
+    ///   - time: The line's time.
+    ///   - count: How many members `members` writes (the buffer is sized for them).
+    ///   - members: Writes the members, in name order.
+    func log(
+        level: Logger.Level, message: String, at time: Date, members count: Int, _ members: (inout JSONWriter) -> Void
+    ) {
+        StandardError.writeLines(preformattedLine(level: level, message: message, at: time, members: count, members))
+    }
+
+    /// The line ``log(level:message:at:members:_:)`` writes, its newline included.
+    func preformattedLine(
+        level: Logger.Level, message: String, at time: Date, members count: Int, _ members: (inout JSONWriter) -> Void
+    ) -> [UInt8] {
+        var writer = beginLine(at: time, level: level, message: message, members: count)
+        members(&writer)
+        writer.endObject()
+        writer.appendNewline()
+        return writer.bytes
+    }
+
+    /// A writer holding a line's opening and its first members (time, level, label, message), sized for `count`
+    /// more.
+    private func beginLine(at time: Date, level: Logger.Level, message: String, members count: Int) -> JSONWriter {
+        var writer = JSONWriter(capacity: 192 + 48 * count)
+        writer.beginObject()
+        writer.key(Self.time)
+        writer.value(UTCTimestamp(time).text)
+        writer.member(Self.level, level.rawValue)
+        writer.member(Self.label, label)
+        writer.member(Self.message, message)
+        return writer
     }
 
     /// A metadata value: integers, finite doubles and booleans as JSON numbers and booleans, the rest as text.

@@ -133,7 +133,7 @@ public struct JSONWriter: Sendable {
     /// Writes a boolean.
     public mutating func value(_ flag: Bool) {
         separate()
-        bytes.append(contentsOf: flag ? Array("true".utf8) : Array("false".utf8))
+        bytes.append(contentsOf: flag ? "true".utf8 : "false".utf8)
         hasValue = true
     }
 

@@ -7,6 +7,9 @@ import MicroHTTP
 public struct ServiceRouter: Sendable {
     let readiness: Readiness
     private let logger: Logger
+    /// The logger's handler when it writes the request lines preformatted (a ``JSONLogHandler``, the server's):
+    /// ``record(_:route:level:)`` then writes each line itself, in one pre-sized buffer and one `write(2)`.
+    private let lineHandler: JSONLogHandler?
     let cursors: CursorCodec
     let metrics: ServiceMetrics
     let budget: MemoryBudget?
@@ -30,6 +33,7 @@ public struct ServiceRouter: Sendable {
     ) {
         self.readiness = readiness
         self.logger = logger
+        self.lineHandler = logger.metadataProvider == nil ? logger.handler as? JSONLogHandler : nil
         self.cursors = cursors
         self.metrics = metrics
         self.budget = budget
@@ -169,8 +173,17 @@ public struct ServiceRouter: Sendable {
         metrics.end(
             route: route, method: answer.method, status: answer.status, bodyBytes: answer.bodyBytes ?? 0,
             duration: answer.duration)
-        logger.log(level: level, "request", metadata: answer.metadata)
+        if let lineHandler, lineHandler.writesPreformatted(at: level) {
+            lineHandler.log(level: level, message: Self.requestMessage, at: .now, members: answer.memberCount) {
+                answer.write(to: &$0)
+            }
+        } else {
+            logger.log(level: level, "\(Self.requestMessage)", metadata: answer.metadata)
+        }
     }
+
+    /// The message of every request's log line.
+    static let requestMessage = "request"
 
     /// Answers one request; never throws, never traps on any input.
     ///

@@ -76,4 +76,46 @@ import Testing
             #expect(UTCTimestamp(Date(timeIntervalSince1970: Double(value) / 1000)).text == expected, "\(value)")
         }
     }
+
+    /// The request line the router writes itself (`AnsweredRequest.write(to:)`, preformatted) is byte for byte the
+    /// line swift-log's path writes for the request's metadata, for random requests: every optional member present or
+    /// not, names and ids with characters JSON escapes, durations from zero to minutes.
+    @Test func thePreformattedRequestLineIsTheMetadataLine() {
+        var random = SplitMix(seed: 33)
+        let handler = JSONLogHandler(label: "snapdiff")
+        let texts = ["", "/diff", "POST", "a\"b\\c", "tab\there", "\u{1}\u{1F}", "é→🙂", "x-request-id.1:_"]
+        for _ in 0..<2_000 {
+            var answer = AnsweredRequest(
+                method: texts.randomElement(using: &random)!, path: texts.randomElement(using: &random)!,
+                status: Int.random(in: 100...599, using: &random))
+            if Bool.random(using: &random) { answer.requestID = texts.randomElement(using: &random)! }
+            if Bool.random(using: &random) { answer.bodyBytes = Int.random(in: 0...(1 << 30), using: &random) }
+            answer.answerBytes = Bool.random(using: &random) ? Int.random(in: 0...(1 << 30), using: &random) : nil
+            answer.duration = .nanoseconds(Int64.random(in: 0...600_000_000_000, using: &random))
+            if Bool.random(using: &random) { answer.reason = texts.randomElement(using: &random)! }
+            if Bool.random(using: &random) { answer.answeredBy = "libmicrohttpd" }
+            let level: Logger.Level = Bool.random(using: &random) ? .info : .notice
+            let time = Date(timeIntervalSince1970: Double.random(in: 0...4_000_000_000, using: &random))
+            let event = LogEvent(
+                level: level, message: "request", metadata: answer.metadata, source: "", file: "", function: "", line: 0)
+            let preformatted = handler.preformattedLine(
+                level: level, message: ServiceRouter.requestMessage, at: time, members: answer.memberCount
+            ) { answer.write(to: &$0) }
+            #expect(preformatted == handler.line(for: event, at: time), "\(answer)")
+            #expect(answer.memberCount == answer.metadata.count)
+        }
+    }
+
+    /// The preformatted path is taken only where its line is the handler's: not below the handler's level, not at
+    /// `error` and above (those lines carry `source`), not when the handler has metadata of its own.
+    @Test func thePreformattedPathIsTakenOnlyWhereItsLineIsTheHandlers() {
+        var handler = JSONLogHandler(label: "x")
+        #expect(handler.writesPreformatted(at: .info) && handler.writesPreformatted(at: .notice))
+        #expect(!handler.writesPreformatted(at: .debug) && !handler.writesPreformatted(at: .error))
+        handler.logLevel = .error
+        #expect(!handler.writesPreformatted(at: .info))
+        handler.logLevel = .info
+        handler[metadataKey: "pod"] = "snapdiff-1"
+        #expect(!handler.writesPreformatted(at: .info))
+    }
 }
