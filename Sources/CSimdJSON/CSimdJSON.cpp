@@ -152,7 +152,7 @@ struct CSimdJSON_Parser {
     size_t repeatOrigin = 0;                // the probe count when repeating began
     /// The repeatable probes by the first bytes of their text (repeatsEarlierProbe), made at the first object the
     /// nearby candidates do not match: an open-addressing table of 1 + a probe index (0 is free).
-    std::vector<uint32_t> repeatIndex;
+    std::vector<uint64_t> repeatIndex;
     bool repeatIndexed = false;
     int depth = 0;
 
@@ -660,12 +660,14 @@ struct CSimdJSON_Parser {
         if (start + kRepeatKeyLength > inputLength) { return false; }
         if (!repeatIndexed) { indexRepeatable(); }
         size_t mask = repeatIndex.size() - 1;
-        size_t slot = repeatKey(input + start) & mask;
+        uint64_t key = repeatKey(input + start);
+        size_t slot = key & mask;
         for (size_t tried = 0; tried < kRepeatIndexTries; ++tried, slot = (slot + 1) & mask) {
-            uint32_t entry = repeatIndex[slot];
+            uint64_t entry = repeatIndex[slot];
             if (entry == 0) { return false; }
-            size_t k = entry - 1;
-            if (std::memcmp(input + start, input + probes[k].textOffset, kRepeatKeyLength) == 0) {
+            size_t k = uint32_t(entry) - 1;
+            if (entry >> 32 == key >> 32 &&
+                std::memcmp(input + start, input + probes[k].textOffset, kRepeatKeyLength) == 0) {
                 return repeats(start, k);  // (the index holds one probe of each first bytes)
             }
         }
@@ -696,8 +698,8 @@ struct CSimdJSON_Parser {
     /// insertion tries: texts crafted to share a slot cost a bounded number of tries, and are then only not
     /// found (they are walked).
     static constexpr size_t kRepeatKeyLength = 16, kRepeatIndexTries = 8;
-    /// The most slots repeatIndex has (256 KiB), whatever the input's size.
-    static constexpr size_t kRepeatIndexSlots = 1u << 16;
+    /// The most slots repeatIndex has (2 MiB: twice the probes of 131,072 objects), whatever the input's size.
+    static constexpr size_t kRepeatIndexSlots = 1u << 18;
 
     /// The hash of the first kRepeatKeyLength bytes at `bytes` (a weak mixing is enough: the tries are bounded,
     /// and every candidate's bytes are compared).
@@ -710,7 +712,9 @@ struct CSimdJSON_Parser {
 
     /// Fills repeatIndex with the clean repeatable probes of at least kRepeatKeyLength bytes, the first of each
     /// first bytes (twice as many slots as probes, a power of two, and at most kRepeatIndexSlots: past that, the
-    /// later probes find no slot within their tries and are only not indexed).
+    /// later probes find no slot within their tries and are only not indexed). A slot holds the probe's number
+    /// plus one in its low half and the high half of its key in its high half, 0 when empty: a slot of other first
+    /// bytes is passed over without reading their text, which lies anywhere in the input.
     void indexRepeatable() {
         repeatIndexed = true;
         size_t count = repeatEnd - repeatFirst, slots = 16;
@@ -721,14 +725,18 @@ struct CSimdJSON_Parser {
             const CSimdJSON_Probe &probe = probes[k];
             if (!probe.clean || probe.textLength < kRepeatKeyLength) { continue; }
             const char *text = input + probe.textOffset;
-            size_t slot = repeatKey(text) & mask;
+            uint64_t key = repeatKey(text);
+            size_t slot = key & mask;
             for (size_t tried = 0; tried < kRepeatIndexTries; ++tried, slot = (slot + 1) & mask) {
-                uint32_t entry = repeatIndex[slot];
+                uint64_t entry = repeatIndex[slot];
                 if (entry == 0) {
-                    repeatIndex[slot] = uint32_t(k + 1);
+                    repeatIndex[slot] = (key >> 32 << 32) | uint64_t(k + 1);
                     break;
                 }
-                if (std::memcmp(text, input + probes[entry - 1].textOffset, kRepeatKeyLength) == 0) { break; }
+                if (entry >> 32 == key >> 32 &&
+                    std::memcmp(text, input + probes[uint32_t(entry) - 1].textOffset, kRepeatKeyLength) == 0) {
+                    break;
+                }
             }
         }
     }
@@ -1179,7 +1187,7 @@ extern "C" {
 size_t CSimdJSON_ParserRetainedBytes(const CSimdJSON_Parser *parser) {
     // simdjson keeps ~4 bytes of structural index and 5/3 bytes of string buffer per input byte.
     return (parser->json.capacity() + parser->otherJSON.capacity()) * 6 + parser->unescaped.capacity() +
-           parser->probes.capacity() * sizeof(CSimdJSON_Probe) + parser->repeatIndex.capacity() * sizeof(uint32_t);
+           parser->probes.capacity() * sizeof(CSimdJSON_Probe) + parser->repeatIndex.capacity() * sizeof(uint64_t);
 }
 
 int CSimdJSON_PaddingIsInert(const uint8_t *bytes, size_t length) {
