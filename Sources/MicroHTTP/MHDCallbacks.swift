@@ -291,7 +291,7 @@ private func perform(
             guard !deadlinesSettled else { continue }
             state.connection?.guarded.withLock { $0.deadline = nil }
         case .reserveBodyCapacity(let bytes):
-            state.body.reserveCapacity(bytes)
+            state.reserveBody(bytes)
         case .tryReserve(let bytes, let light):
             let granted = context.budget.tryReserve(bytes, light: light)
             let next = state.machine.handle(granted ? .budgetGranted : .budgetRefused)

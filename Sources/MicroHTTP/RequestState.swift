@@ -1,5 +1,9 @@
 internal import Gzip
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// What the C callbacks keep for one request beside its ``RequestMachine``: the head, the body and the answer
 /// as Swift values, and where the request arrived.
 ///
@@ -85,6 +89,29 @@ final class RequestState: @unchecked Sendable {
         let query = String(originTarget[originTarget.utf8.index(after: mark)...])
         return (path, query)
     }
+
+    /// Reserves room for a body of `bytes` (its declared length, and any trailing capacity). Room of
+    /// ``prefaultedBodyBytes`` or more is a mapping of its own (glibc's mmap threshold, `ProcessMemory`): its pages
+    /// are mapped in one `madvise(MADV_POPULATE_WRITE)` rather than one page fault per 4 KiB as the chunks are copied
+    /// in, which costs about a third less (the body is about to be written whole, and the memory budget already holds
+    /// its bytes). On a kernel without it (before Linux 5.14) the pages fault in as before.
+    func reserveBody(_ bytes: Int) {
+        body.reserveCapacity(bytes)
+        guard bytes >= Self.prefaultedBodyBytes else { return }
+        let pageSize = Int(getpagesize())
+        body.withUnsafeMutableBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { return }
+            // The whole pages within the spare capacity (the first one, partly the allocation's header, faults in as usual).
+            let start = (Int(bitPattern: base) + pageSize - 1) / pageSize * pageSize
+            let end = (Int(bitPattern: base) + bytes) / pageSize * pageSize
+            guard end > start, let page = UnsafeMutableRawPointer(bitPattern: start) else { return }
+            _ = madvise(page, end - start, MADV_POPULATE_WRITE)
+        }
+    }
+
+    /// The smallest body whose room ``reserveBody(_:)`` maps at once: 4 MiB, glibc's mmap threshold as the server
+    /// sets it.
+    static let prefaultedBodyBytes = 4 << 20
 
     /// Appends a borrowed C chunk to the body (copied now; amortised linear growth).
     func appendBody(_ bytes: UnsafePointer<CChar>, count: Int) {
