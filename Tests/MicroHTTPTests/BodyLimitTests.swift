@@ -140,4 +140,40 @@ import TestSupport
             #expect(response.status == 200)
         }
     }
+
+    /// Bodies whose room is mapped ahead a window at a time (`RequestState.reserveBody`) arrive byte for byte, with
+    /// the trailing capacity zeroed: random bytes at the threshold, a byte on either side of a window's edge, and
+    /// not a whole number of pages, sent in pieces of random sizes (so that chunks straddle the windows).
+    @Test(arguments: [
+        RequestState.mappedAheadBodyBytes - 1, RequestState.mappedAheadBodyBytes,
+        RequestState.mappedAheadBodyBytes + RequestState.mappingWindow + 1, 6 * RequestState.mappingWindow + 4093,
+    ])
+    func aBodyWhoseRoomIsMappedAheadArrivesWhole(size: Int) throws {
+        var configuration = HTTPServer.Configuration(maxBodyBytes: 8 << 20)
+        configuration.reservedTrailingCapacity = 64
+        var random = SplitMix(seed: UInt64(size))
+        let body = (0..<size).map { _ in UInt8.random(in: 0...255, using: &random) }
+        let trailingZeroed = Counter()
+        try withServer(configuration, handler: { request in
+            // The reader may read the reserved trailing bytes: they must be zeros, not what the mapping held.
+            let zeroed = request.body.capacity >= request.body.count + 64 && request.body.withUnsafeBufferPointer { buffer in
+                (0..<64).allSatisfy { buffer.baseAddress![buffer.count + $0] == 0 }
+            }
+            if zeroed { trailingZeroed.increment() }
+            return echo(request)
+        }) { _, port in
+            let client = try TestClient(port: port)
+            try client.send("POST /upload HTTP/1.1\r\nHost: t\r\nContent-Length: \(size)\r\n\r\n")
+            var sent = 0
+            while sent < size {
+                let piece = min(size - sent, Int.random(in: 1...300_000, using: &random))
+                try client.send(Array(body[sent..<(sent + piece)]))
+                sent += piece
+            }
+            let response = try client.readResponse()
+            #expect(response.status == 200)
+            #expect(response.body == body)
+            #expect(trailingZeroed.value == 1)
+        }
+    }
 }
