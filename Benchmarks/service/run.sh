@@ -9,7 +9,8 @@
 # 1. Request rate of POST /diff with a ~10 KB body (~50 items per snapshot) against a minimal C
 #    libmicrohttpd server reading the same POST, in the same run: rounds alternate the two servers (wrk -t2
 #    -c64), and the median of the rounds' ratios is the figure (this machine's speed drifts between rounds).
-# 2. A ~25 MB request (DifferenceKit's 100k recipe) end to end with curl: median and minimum over 5 runs,
+# 2. A ~25 MB request (DifferenceKit's 100k recipe) end to end with curl, alternating with the C server reading the
+#    same body (as is, and with glibc told to give large blocks back as snapdiff does): medians and ratios over 7 rounds,
 #    and the server's peak RSS (VmHWM) against the body size.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
@@ -46,19 +47,29 @@ grep -E 'non-2xx' "$work/wrk.log" | sort | uniq -c
 
 kill "${pids[0]}"; wait "${pids[0]}" 2>/dev/null || true
 .build/release/snapdiff serve --port 18182 --log-level error & server=$!; pids+=($server)
+# The C server again with glibc's malloc told to give every block of 4 MiB or more back when freed, as snapdiff does
+# (ProcessMemory): by default glibc keeps a freed 28 MB block in its heap, so the next body costs no page faults.
+MALLOC_MMAP_THRESHOLD_=4194304 "$work/minimal" 18183 "$threads" >/dev/null & pids+=($!)
 sleep 1
 before=$(awk '/VmRSS/ {print $2}' /proc/$server/status)
-echo; echo "## ~25 MB request (100,000 items per snapshot) end to end, curl, 5 runs"
+echo; echo "## ~25 MB request (100,000 items per snapshot) end to end, curl, 7 rounds: snapdiff /diff, the C server reading it"
 times=()
-for run in 1 2 3 4 5; do
-    t=$(curl -s -o "$work/large.out" -w '%{time_total}' --json @"$work/large.json" http://127.0.0.1:18182/diff)
-    times+=("$t")
+for run in 1 2 3 4 5 6 7; do
+    s=$(curl -s -o "$work/large.out" -w '%{time_total}' --json @"$work/large.json" http://127.0.0.1:18182/diff)
+    c=$(curl -s -o /dev/null -w '%{time_total}' --json @"$work/large.json" http://127.0.0.1:18181/post)
+    f=$(curl -s -o /dev/null -w '%{time_total}' --json @"$work/large.json" http://127.0.0.1:18183/post)
+    times+=("$s,$c,$f")
 done
 python3 - "$work/large.out" "${times[@]}" <<'PY'
 import json, statistics, sys
 out = json.load(open(sys.argv[1]))
-times = sorted(float(t) * 1000 for t in sys.argv[2:])
-print(f"times ms: {', '.join(f'{t:.0f}' for t in times)}  median {statistics.median(times):.0f}  min {times[0]:.0f}")
+rounds = [[float(t) * 1000 for t in row.split(",")] for row in sys.argv[2:]]
+for index, name in enumerate(["snapdiff /diff", "C server, reading the body", "C server, memory given back as snapdiff does"]):
+    times = sorted(row[index] for row in rounds)
+    print(f"{name}: ms {', '.join(f'{t:.1f}' for t in times)}  median {statistics.median(times):.1f}  min {times[0]:.1f}")
+for index, name in ((1, "the C server's read"), (2, "the C server's read, memory given back")):
+    ratios = sorted(row[0] / row[index] for row in rounds)
+    print(f"snapdiff / {name}: median {statistics.median(ratios):.2f} (range {ratios[0]:.2f}-{ratios[-1]:.2f}, per round)")
 print("counts:", out["counts"])
 PY
 peak=$(awk '/VmHWM/ {print $2}' /proc/$server/status)
