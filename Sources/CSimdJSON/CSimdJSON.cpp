@@ -711,14 +711,21 @@ struct CSimdJSON_Parser {
     }
 
     /// Fills repeatIndex with the clean repeatable probes of at least kRepeatKeyLength bytes, the first of each
-    /// first bytes (twice as many slots as probes, a power of two, and at most kRepeatIndexSlots: past that, the
-    /// later probes find no slot within their tries and are only not indexed). A slot holds the probe's number
+    /// first bytes (twice as many slots as such probes, a power of two, at most kRepeatIndexSlots and at most an
+    /// eighth of the input's bytes: past that, the later probes find no slot within their tries and are only not
+    /// indexed). A slot holds the probe's number
     /// plus one in its low half and the high half of its key in its high half, 0 when empty: a slot of other first
     /// bytes is passed over without reading their text, which lies anywhere in the input.
     void indexRepeatable() {
         repeatIndexed = true;
-        size_t count = repeatEnd - repeatFirst, slots = 16;
-        while (slots < 2 * count && slots < kRepeatIndexSlots) { slots *= 2; }
+        size_t count = 0;
+        for (size_t k = repeatFirst; k < repeatEnd; ++k) {
+            count += probes[k].clean && probes[k].textLength >= kRepeatKeyLength;
+        }
+        // Within an eighth of the input's bytes too, so that a body of many small items (ids alone) is not made to
+        // hold an index larger than itself would justify (the memory budget counts bytes per body byte).
+        size_t slots = 16, most = std::max<size_t>(16, inputLength / (8 * sizeof(uint64_t)));
+        while (slots < 2 * count && slots < kRepeatIndexSlots && 2 * slots <= most) { slots *= 2; }
         repeatIndex.assign(slots, 0);
         size_t mask = slots - 1;
         for (size_t k = repeatFirst; k < repeatEnd; ++k) {
