@@ -10,7 +10,7 @@
 #    libmicrohttpd server reading the same POST, in the same run: rounds alternate the two servers (wrk -t2
 #    -c64), and the median of the rounds' ratios is the figure (this machine's speed drifts between rounds).
 # 2. A ~25 MB request (DifferenceKit's 100k recipe) end to end with curl, alternating with the C server reading the
-#    same body (as is, and with glibc told to give large blocks back as snapdiff does): medians and ratios over 7 rounds,
+#    same body (as is, and with glibc told to give large blocks back as snapdiff does): medians and ratios over 12 rounds,
 #    and the server's peak RSS (VmHWM) against the body size.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
@@ -52,9 +52,9 @@ kill "${pids[0]}"; wait "${pids[0]}" 2>/dev/null || true
 MALLOC_MMAP_THRESHOLD_=4194304 "$work/minimal" 18183 "$threads" >/dev/null & pids+=($!)
 sleep 1
 before=$(awk '/VmRSS/ {print $2}' /proc/$server/status)
-echo; echo "## ~25 MB request (100,000 items per snapshot) end to end, curl, 7 rounds: snapdiff /diff, the C server reading it"
+echo; echo "## ~25 MB request (100,000 items per snapshot) end to end, curl, 12 rounds: snapdiff /diff, the C server reading it"
 times=()
-for run in 1 2 3 4 5 6 7; do
+for run in $(seq 12); do
     s=$(curl -s -o "$work/large.out" -w '%{time_total}' --json @"$work/large.json" http://127.0.0.1:18182/diff)
     c=$(curl -s -o /dev/null -w '%{time_total}' --json @"$work/large.json" http://127.0.0.1:18181/post)
     f=$(curl -s -o /dev/null -w '%{time_total}' --json @"$work/large.json" http://127.0.0.1:18183/post)

@@ -14,7 +14,9 @@ Needs `perf` (apt `linux-perf`) and, for `small`, wrk; run as root or with kerne
 `small`: starts the server (and the C server, if given) on free ports, and runs `wrk -t2 -c64` on the body against
 each for `--seconds` while sampling every CPU. Prints, per request answered, the CPU time of the server's code by
 phase (the first phase function found from the sampled frame outward), of the server's kernel time by system call,
-and of wrk and everything else: the cores are shared, so the rate is 2 cores ÷ the sum.
+and of wrk and everything else: the cores are shared, so the rate is 2 cores ÷ the sum. "Interrupts, and
+preemption" is the kernel's time between a user instruction and the next: interrupts, and the scheduler switching
+threads on the way back (wrk's and the server's threads share the cores).
 
 `large`: starts the server, sends the body `--requests` times with curl (after one warm-up), sampling the server's
 threads only, and prints per request the milliseconds of each thread kind (libmicrohttpd's connection threads,
@@ -47,7 +49,8 @@ PHASES = [
     ("diff (ListDiff)", re.compile(r"8ListDiff")),
     ("write the answer", re.compile(r"DiffEndpointO5write|10JSONWriter|JSONPatch|13ChangesetV0B7Service")),
     ("access log and metrics", re.compile(r"6RouterV6record|JSONLogHandler|ServiceMetrics|10Prometheus|7Logging")),
-    ("router (route, request id, headers, CORS)", re.compile(r"11DiffService")),
+    ("the rest of DiffService (routing, request id, headers, the endpoint, freeing the request)",
+     re.compile(r"11DiffService")),
     ("MicroHTTP (callbacks, request machine, answer)", re.compile(r"9MicroHTTP")),
     ("libmicrohttpd", re.compile(r"libmicrohttpd")),
 ]
@@ -58,9 +61,9 @@ SYSCALLS = [
     ("receive (recv)", re.compile(r"recvfrom|__libc_recv|\brecv\b")),
     ("log line (write)", re.compile(r"__libc_write|__GI___libc_write|\bwrite\b")),
     ("epoll_wait", re.compile(r"epoll_wait")),
-    ("munmap / madvise", re.compile(r"munmap|madvise|mmap")),
+    ("giving memory back (munmap, malloc_trim's madvise)", re.compile(r"munmap|madvise|mmap")),
     ("futex (hand-offs, locks)", re.compile(r"futex")),
-    ("timer and other interrupts", re.compile(r"asm_sysvec|irqentry")),
+    ("interrupts, and preemption on the way back to user code", re.compile(r"asm_sysvec|irqentry|asm_common")),
 ]
 
 
@@ -99,6 +102,9 @@ def classify(frames):
     """(kind, what): kind "kernel" with its cause, or "user" with its phase."""
     kernel = bool(frames) and "[kernel.kallsyms]" in frames[0]
     if kernel:
+        # MicroHTTP calls madvise only to map a large body's room ahead of its chunks (RequestState.reserveBody).
+        if any("madvise" in frame for frame in frames) and any("9MicroHTTP" in frame for frame in frames):
+            return "kernel", "mapping a large body's pages ahead (madvise)"
         for name, pattern in SYSCALLS:
             if any(pattern.search(frame) for frame in frames):
                 return "kernel", name
