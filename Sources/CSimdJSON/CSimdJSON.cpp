@@ -151,7 +151,8 @@ struct CSimdJSON_Parser {
     size_t repeatCursor = 0;                // where the next repeated probe likely is
     size_t repeatOrigin = 0;                // the probe count when repeating began
     /// The repeatable probes by the first bytes of their text (repeatsEarlierProbe), made at the first object the
-    /// nearby candidates do not match: an open-addressing table of 1 + a probe index (0 is free).
+    /// nearby candidates do not match: an open-addressing table whose slot holds 1 + a probe index in its low half and
+    /// the high half of the probe's key in its high half (0 is free).
     std::vector<uint64_t> repeatIndex;
     bool repeatIndexed = false;
     int depth = 0;
@@ -711,8 +712,8 @@ struct CSimdJSON_Parser {
     }
 
     /// Fills repeatIndex with the clean repeatable probes of at least kRepeatKeyLength bytes, the first of each
-    /// first bytes (twice as many slots as such probes, a power of two, at most kRepeatIndexSlots and at most an
-    /// eighth of the input's bytes: past that, the later probes find no slot within their tries and are only not
+    /// first bytes (twice as many slots as such probes, a power of two, at most kRepeatIndexSlots and, past 16 slots,
+    /// at most an eighth of the input's bytes: past that, the later probes find no slot within their tries and are only not
     /// indexed). A slot holds the probe's number
     /// plus one in its low half and the high half of its key in its high half, 0 when empty: a slot of other first
     /// bytes is passed over without reading their text, which lies anywhere in the input.

@@ -52,7 +52,7 @@ public struct JSONLogHandler: LogHandler {
         return writer.bytes
     }
 
-    /// Whether ``log(level:message:at:members:)`` writes the line `log(event:)` would for a message at `level`: the
+    /// Whether ``log(level:message:at:members:_:)`` writes the line `log(event:)` would for a message at `level`: the
     /// handler writes that level, has no metadata of its own, and adds no `source` at it.
     func writesPreformatted(at level: Logger.Level) -> Bool {
         level >= logLevel && level < .error && metadata.isEmpty

@@ -2,6 +2,8 @@ internal import Gzip
 
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 /// What the C callbacks keep for one request beside its ``RequestMachine``: the head, the body and the answer
@@ -99,12 +101,14 @@ final class RequestState: @unchecked Sendable {
     /// are then mapped ahead of the chunks, ``mappingWindow`` at a time, by `madvise(MADV_POPULATE_WRITE)`, rather
     /// than by a page fault per 4 KiB as the chunks are copied in, which costs about a third less. A window at a time,
     /// so that the connection thread's other connections wait for one window's mapping at most (about 0.3 ms), not
-    /// for the whole body's (10 ms for 28 MB). The memory budget already holds these bytes. On a kernel without the
+    /// for the whole body's (10 ms for 28 MB). The memory budget holds these bytes by then. On a kernel without the
     /// call (before Linux 5.14) the pages fault in as before.
+    ///
+    /// Nothing is mapped here: the head reserves the room before the memory budget has granted the body, and the
+    /// first window is mapped with the first chunk, which only a granted body receives.
     func reserveBody(_ bytes: Int) {
         body.reserveCapacity(bytes)
         mappedBodyBytes = bytes >= Self.mappedAheadBodyBytes ? 0 : -1
-        if mappedBodyBytes == 0 { mapBodyRoom(through: 0) }
     }
 
     /// The smallest room ``reserveBody(_:)`` maps ahead: 4 MiB, glibc's mmap threshold as the server sets it.
@@ -114,6 +118,7 @@ final class RequestState: @unchecked Sendable {
 
     /// Maps the body's room ahead through offset `end` and one ``mappingWindow`` beyond, when it is not yet.
     private func mapBodyRoom(through end: Int) {
+        #if os(Linux)
         guard mappedBodyBytes >= 0, end >= mappedBodyBytes else { return }
         let capacity = body.capacity
         let target = min(capacity, end + Self.mappingWindow)
@@ -127,6 +132,7 @@ final class RequestState: @unchecked Sendable {
             _ = madvise(page, stop - start, MADV_POPULATE_WRITE)
         }
         mappedBodyBytes = target >= capacity ? -1 : target
+        #endif
     }
 
     /// Appends a borrowed C chunk to the body (copied now; amortised linear growth).

@@ -142,10 +142,12 @@ import TestSupport
     }
 
     /// Bodies whose room is mapped ahead a window at a time (`RequestState.reserveBody`) arrive byte for byte, with
-    /// the trailing capacity zeroed: random bytes at the threshold, a byte on either side of a window's edge, and
-    /// not a whole number of pages, sent in pieces of random sizes (so that chunks straddle the windows).
+    /// the trailing capacity zeroed: random bytes whose room is a byte under the threshold and at it, a byte past a
+    /// window's edge, and not a whole number of pages, sent in pieces of random sizes (so that chunks straddle the
+    /// windows).
+    /// (The room is the body and the 64 trailing bytes: the first size's room is one byte under the threshold.)
     @Test(arguments: [
-        RequestState.mappedAheadBodyBytes - 1, RequestState.mappedAheadBodyBytes,
+        RequestState.mappedAheadBodyBytes - 65, RequestState.mappedAheadBodyBytes - 64,
         RequestState.mappedAheadBodyBytes + RequestState.mappingWindow + 1, 6 * RequestState.mappingWindow + 4093,
     ])
     func aBodyWhoseRoomIsMappedAheadArrivesWhole(size: Int) throws {
