@@ -712,11 +712,11 @@ struct CSimdJSON_Parser {
     }
 
     /// Fills repeatIndex with the clean repeatable probes of at least kRepeatKeyLength bytes, the first of each
-    /// first bytes (twice as many slots as such probes, a power of two, at most kRepeatIndexSlots and, past 16 slots,
-    /// at most an eighth of the input's bytes: past that, the later probes find no slot within their tries and are only not
-    /// indexed). A slot holds the probe's number
-    /// plus one in its low half and the high half of its key in its high half, 0 when empty: a slot of other first
-    /// bytes is passed over without reading their text, which lies anywhere in the input.
+    /// first bytes (twice as many slots as such probes, a power of two, at most kRepeatIndexSlots and, past 16
+    /// slots, at most an eighth of the input's bytes: past that, the later probes find no slot within their tries
+    /// and are only not indexed). A slot holds the probe's number plus one in its low half and the high half of its
+    /// key in its high half, 0 when empty: a slot of other first bytes is passed over without reading their text,
+    /// which lies anywhere in the input.
     void indexRepeatable() {
         repeatIndexed = true;
         size_t count = 0;
