@@ -32,14 +32,14 @@ import collections
 import os
 import re
 import shutil
-import socket
 import subprocess
 import sys
 import tempfile
 import time
-import urllib.request
 
 LUA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "post-file.lua")
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "scripts"))
+from load_check import free_port, http  # noqa: E402
 
 # (phase, pattern on a frame's symbol), tried from the sampled frame outward; the first frame that matches wins.
 PHASES = [
@@ -67,17 +67,13 @@ SYSCALLS = [
 ]
 
 
-def free_port():
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-def wait_healthy(port, path="/healthz"):
-    for _ in range(200):
+def wait_healthy(port):
+    """Waits up to 10 s for `GET /healthz` to answer (the C server answers any GET)."""
+    deadline = time.time() + 10
+    while time.time() < deadline:
         try:
-            urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=1).read()
-            return
+            if http(port, "GET", "/healthz", timeout=1)[0] == 200:
+                return
         except OSError:
             time.sleep(0.05)
     sys.exit(f"nothing answers on port {port}")

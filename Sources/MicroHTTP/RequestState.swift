@@ -99,10 +99,10 @@ final class RequestState: @unchecked Sendable {
     /// Reserves room for a body of `bytes` (its declared length, and any trailing capacity). Room of
     /// ``mappedAheadBodyBytes`` or more is a mapping of its own (glibc's mmap threshold, `ProcessMemory`): its pages
     /// are then mapped ahead of the chunks, ``mappingWindow`` at a time, by `madvise(MADV_POPULATE_WRITE)`, rather
-    /// than by a page fault per 4 KiB as the chunks are copied in, which costs about a third less. A window at a time,
-    /// so that the connection thread's other connections wait for one window's mapping at most (about 0.3 ms), not
-    /// for the whole body's (10 ms for 28 MB). The memory budget holds these bytes by then. On a kernel without the
-    /// call (before Linux 5.14) the pages fault in as before.
+    /// than by a page fault per 4 KiB as the chunks are copied in, which costs two fifths less (10.5 against 18.0 ms
+    /// for a 29 MB body, BENCHMARKS.md). A window at a time, so that the connection thread's other connections wait
+    /// for one window's mapping at most (about 0.4 ms), not for the whole body's. The memory budget holds these bytes
+    /// by then. On a kernel without the call (before Linux 5.14) the pages fault in as before.
     ///
     /// Nothing is mapped here: the head reserves the room before the memory budget has granted the body, and the
     /// first window is mapped with the first chunk, which only a granted body receives.
